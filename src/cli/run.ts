@@ -1,9 +1,149 @@
-import type { Command } from 'commander';
+import { randomInt } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { CprcError } from '../errors.js';
+import { DEFAULT_MAX_DURATION_MS, DEFAULT_RUNS, DEFAULT_TEST_TIMEOUT_MS, runSuites } from '../runner/run.js';
 
-/** Registers `cprc run` (being built; see the issue tracker). */
+/** Options of `cprc run` as commander parses them. */
+interface RunCliOptions {
+  config?: string;
+  target?: string[];
+  reports: string;
+  grep?: string;
+  seed?: number;
+  runs: number;
+  timeout?: number;
+  bail?: boolean;
+  driver?: string;
+  reference?: boolean;
+  maxDuration: number;
+  suites?: string;
+}
+
+function integer(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+      throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}`);
+    }
+    return Number(value);
+  };
+}
+
+/**
+ * Registers `cprc run`: runs the conformance suites against the targets of a run configuration
+ * (or against the reference stack with `--reference`) and writes junit.xml, results.json,
+ * summary.md and report.html. Exit 0 when every MUST check passed, 1 when one failed or errored
+ * (or the run was interrupted), 2 for a configuration/usage error or an unreachable target.
+ * @example
+ * ```sh
+ * cprc run --config run.json --target payee --seed 42 --reports reports/
+ * ```
+ */
 export function registerRun(program: Command): void {
-  program.command('run').action(() => {
-    throw new CprcError('CPRC_USAGE', '"cprc run" is not available in this build');
-  });
+  program
+    .command('run')
+    .description('run the conformance suites against the targets of a run configuration')
+    .option('--config <file>', 'run configuration (JSON, profile section 5)')
+    .option(
+      '--target <target...>',
+      'targets to test: payee, wallet, operator (default: every configured one)',
+    )
+    .option('--reports <dir>', 'reports folder', 'reports')
+    .option('--grep <text>', 'run only the checks whose title contains this requirement ID or text')
+    .option(
+      '--seed <n>',
+      'seed of the property checks (default: random, printed)',
+      integer('--seed', 1, 2 ** 31 - 1),
+    )
+    .option('--runs <n>', 'runs per property check', integer('--runs', 1, 1_000_000), DEFAULT_RUNS)
+    .option(
+      '--timeout <ms>',
+      `per-check timeout in ms (default: timeouts.test_ms of the config, else ${DEFAULT_TEST_TIMEOUT_MS})`,
+      integer('--timeout', 1),
+    )
+    .option('--bail', 'stop at the first failure')
+    .option('--driver <file>', 'your driver module (exports createDrivers; see docs/drivers.md)')
+    .option('--reference', 'start the reference stack and run every suite against it')
+    .option(
+      '--max-duration <ms>',
+      'wall-clock bound of the whole run in ms; a run still going is stopped and reported incomplete',
+      integer('--max-duration', 1),
+      DEFAULT_MAX_DURATION_MS,
+    )
+    .addOption(new Option('--suites <dir>', 'compiled suites root (development)').hideHelp())
+    .action(async (opts: RunCliOptions) => {
+      process.exitCode = await runCommand(opts);
+    });
+}
+
+async function runCommand(opts: RunCliOptions): Promise<number> {
+  if (!opts.config && !opts.reference) {
+    throw new CprcError('CPRC_USAGE', 'cprc run: give --config FILE (your run configuration) or --reference');
+  }
+  if (opts.config && opts.reference) {
+    throw new CprcError('CPRC_USAGE', 'cprc run: give either --config or --reference, not both');
+  }
+  const reportsDir = resolve(opts.reports);
+  const controller = new AbortController();
+  const onSignal = (sig: NodeJS.Signals): void => {
+    process.stderr.write(
+      `\ncprc: ${sig} received; stopping the run and writing the reports (marked incomplete)\n`,
+    );
+    controller.abort(`interrupted (${sig})`);
+  };
+  const onInt = (): void => onSignal('SIGINT');
+  const onTerm = (): void => onSignal('SIGTERM');
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
+
+  let stack: { configPath: string; close(): Promise<void> } | undefined;
+  try {
+    let configPath = opts.config ? resolve(opts.config) : '';
+    if (opts.reference) {
+      // Reference stack (src/reference/stack.ts): its CA files and run config go into the reports folder.
+      const { startReferenceStack } = await import('../reference/stack.js');
+      stack = await startReferenceStack({ workDir: join(reportsDir, 'reference') });
+      configPath = stack.configPath;
+      process.stdout.write(`cprc: reference stack started; its run configuration is ${configPath}\n`);
+    }
+    // The seed is chosen here when not given, so the reproduction line in the reports carries it.
+    const seed = opts.seed ?? randomInt(1, 2 ** 31 - 1);
+    const command = [
+      'cprc',
+      'run',
+      ...process.argv.slice(3),
+      ...(opts.seed === undefined ? ['--seed', String(seed)] : []),
+    ];
+    const result = await runSuites({
+      configPath,
+      ...(opts.target ? { targets: opts.target } : {}),
+      reportsDir,
+      ...(opts.grep ? { grep: opts.grep } : {}),
+      seed,
+      runs: opts.runs,
+      ...(opts.timeout !== undefined ? { timeoutMs: opts.timeout } : {}),
+      bail: opts.bail === true,
+      ...(opts.driver ? { driverModule: resolve(opts.driver) } : {}),
+      ...(opts.suites ? { suitesRoot: resolve(opts.suites) } : {}),
+      maxDurationMs: opts.maxDuration,
+      signal: controller.signal,
+      command,
+      onStart: ({ seed, runs, targets }) => {
+        process.stdout.write(
+          `cprc run: targets ${targets.join(', ')}; seed ${seed} (reproduce with --seed ${seed}); ${runs} runs per property\n`,
+        );
+      },
+      onProgress: (line) => process.stdout.write(`${line}\n`),
+    });
+    const c = result.reports.counts;
+    process.stdout.write(
+      `\n${c.passed} passed, ${c.failed} failed, ${c.warning} warnings, ${c.skipped} skipped, ${c.error} errors (of ${c.total})` +
+        `${result.incomplete ? `\nINCOMPLETE: ${result.incompleteReason}` : ''}\nseed ${result.seed}; reports in ${reportsDir}\n`,
+    );
+    return result.exitCode;
+  } finally {
+    process.off('SIGINT', onInt);
+    process.off('SIGTERM', onTerm);
+    await stack?.close();
+  }
 }

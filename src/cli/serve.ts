@@ -1,9 +1,211 @@
-import type { Command } from 'commander';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { parseRailList, type Rail } from '../derivation/rails.js';
 import { CprcError } from '../errors.js';
+import type { ReferenceStack, StackTarget } from '../reference/stack.js';
+import { createWalletCore, serveWalletLines } from '../reference/wallet.js';
 
-/** Registers `cprc serve` (being built; see the issue tracker). */
+/**
+ * Registers `cprc serve [payee|wallet|operator|all]` (the reference implementations, until
+ * SIGINT/SIGTERM) and `cprc wallet-stdio` (the reference wallet's stdio harness, profile section 3).
+ *
+ * @example
+ * ```sh
+ * cprc serve all --config-out run-config.json --port 8443
+ * echo '{"cpr":{...},"context":{...}}' | cprc wallet-stdio --ca ca.pem
+ * ```
+ */
 export function registerServe(program: Command): void {
-  program.command('serve').action(() => {
-    throw new CprcError('CPRC_USAGE', '"cprc serve" is not available in this build');
+  program
+    .command('serve')
+    .description('start the reference implementations on 127.0.0.1 and write a run config pointing at them')
+    .addArgument(
+      program
+        .createArgument('[target]', 'which implementation to start')
+        .choices(['payee', 'wallet', 'operator', 'all'])
+        .default('all'),
+    )
+    .option('--config-out <file>', 'also write the run config (mode 0600: it holds secrets) to this file')
+    .option('--port <n>', 'first port to listen on; the others follow (default: free ports)', parsePort)
+    .addOption(
+      new Option(
+        '--supported-rails <list>',
+        'rails the reference wallet supports (default: all but SWIFT)',
+      ).argParser(parseRails),
+    )
+    .action(async (target: string, opts: { configOut?: string; port?: number; supportedRails?: Rail[] }) => {
+      await serve(target, opts);
+    });
+
+  program
+    .command('wallet-stdio')
+    .description(
+      'the reference wallet harness over stdio: one JSON request per line on stdin, one JSON answer per line on stdout',
+    )
+    .option(
+      '--ca <file>',
+      'PEM CA certificate to trust when retrieving reference URIs (repeatable)',
+      collect,
+      [],
+    )
+    .addOption(
+      new Option(
+        '--supported-rails <list>',
+        'comma-separated rails the wallet supports (default: all but SWIFT)',
+      ).argParser(parseRails),
+    )
+    .action(async (opts: { ca: string[]; supportedRails?: Rail[] }) => {
+      await walletStdio(opts);
+    });
+}
+
+async function serve(target: string, opts: { configOut?: string; port?: number; supportedRails?: Rail[] }) {
+  // Loaded on demand: `wallet-stdio` never needs the payee and Operator code.
+  const { STACK_TARGETS, startReferenceStack, writeSecret } = await import('../reference/stack.js');
+  const targets: readonly StackTarget[] = target === 'all' ? STACK_TARGETS : [target as StackTarget];
+  const ports: Partial<Record<StackTarget, number>> = {};
+  if (opts.port !== undefined) {
+    targets.forEach((t, i) => {
+      ports[t] = (opts.port as number) + i;
+    });
+    const last = (opts.port as number) + targets.length - 1;
+    if (last > 65535)
+      throw new CprcError(
+        'CPRC_USAGE',
+        `--port ${opts.port} leaves no room for ${targets.length} ports; choose a lower port`,
+      );
+  }
+  const workDir = await mkdtemp(join(tmpdir(), 'cprc-serve-'));
+  let stack: ReferenceStack;
+  try {
+    stack = await startReferenceStack({
+      targets,
+      workDir,
+      ports,
+      ...(opts.supportedRails ? { supportedRails: opts.supportedRails } : {}),
+    });
+  } catch (err) {
+    await rm(workDir, { recursive: true, force: true });
+    throw startError(err, opts.port);
+  }
+  let configPath = stack.configPath;
+  try {
+    if (opts.configOut !== undefined) {
+      configPath = resolve(opts.configOut);
+      await writeSecret(configPath, `${JSON.stringify(stack.config, null, 2)}\n`);
+    }
+  } catch (err) {
+    await stack.close();
+    await rm(workDir, { recursive: true, force: true });
+    throw err;
+  }
+
+  // Only URLs and paths are printed: the config's keys and credentials are secrets.
+  const { config } = stack;
+  const lines = ['cprc serve: reference implementations listening on 127.0.0.1'];
+  if (config.payee) {
+    lines.push(`  payee     ${config.payee.base_url}`);
+    lines.push(`            harness ${config.payee.harness_url}`);
+    lines.push(`            plain http ${config.payee.plain_http_url}`);
+  }
+  if (config.wallet)
+    lines.push(`  wallet    harness ${config.wallet.harness_url} (stdio: cprc wallet-stdio)`);
+  if (config.operator) {
+    lines.push(`  operator  ${config.operator.base_url}`);
+    lines.push(`            harness ${config.operator.harness_url}`);
+  }
+  lines.push(`  ca        ${config.tls.ca_file}`);
+  lines.push(`  config    ${configPath}`);
+  lines.push('press Ctrl+C to stop');
+  process.stdout.write(`${lines.join('\n')}\n`);
+
+  const signal = await new Promise<NodeJS.Signals>((resolveSignal) => {
+    const onSignal = (sig: NodeJS.Signals) => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolveSignal(sig);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
   });
+  await stack.close();
+  await rm(workDir, { recursive: true, force: true });
+  process.stdout.write(`cprc serve: ${signal} received, servers stopped\n`);
+}
+
+function startError(err: unknown, port: number | undefined): unknown {
+  const code = (err as { code?: unknown })?.code;
+  if (code === 'EADDRINUSE' || code === 'EACCES') {
+    return new CprcError(
+      'CPRC_USAGE',
+      `a port from ${port ?? '(free port)'} on is ${code === 'EADDRINUSE' ? 'already in use' : 'not allowed'}; choose another --port`,
+      { cause: err },
+    );
+  }
+  return err;
+}
+
+async function walletStdio(opts: { ca: string[]; supportedRails?: Rail[] }) {
+  const trustedCaPems: string[] = [];
+  for (const file of opts.ca) {
+    let pem: string;
+    try {
+      pem = await readFile(file, 'utf8');
+    } catch (cause) {
+      throw new CprcError(
+        'CPRC_IO',
+        `cannot read the --ca file ${file}: ${(cause as Error).message}; give the path of a PEM CA certificate`,
+        { cause },
+      );
+    }
+    if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
+      throw new CprcError(
+        'CPRC_INPUT_INVALID',
+        `the --ca file ${file} holds no PEM certificate ("-----BEGIN CERTIFICATE-----"); give a PEM CA certificate`,
+      );
+    }
+    trustedCaPems.push(pem);
+  }
+  const core = createWalletCore({
+    trustedCaPems,
+    ...(opts.supportedRails ? { supportedRails: opts.supportedRails } : {}),
+  });
+  const lines = createInterface({
+    input: process.stdin,
+    crlfDelay: Number.POSITIVE_INFINITY,
+    terminal: false,
+  });
+  try {
+    // Profile section 3: one JSON line in, one JSON line out, nothing else on stdout.
+    await serveWalletLines(core, lines, (line) => {
+      process.stdout.write(`${line}\n`);
+    });
+  } finally {
+    lines.close();
+    await core.close();
+  }
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function parsePort(value: string): number {
+  if (!/^[0-9]+$/.test(value) || Number(value) < 1 || Number(value) > 65535) {
+    throw new InvalidArgumentError('give a port number from 1 to 65535');
+  }
+  return Number(value);
+}
+
+function parseRails(value: string): Rail[] {
+  try {
+    const rails = parseRailList(value);
+    if (rails.length === 0) throw new Error('the list is empty; name at least one rail');
+    return rails;
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
 }

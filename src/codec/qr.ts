@@ -1,0 +1,209 @@
+/**
+ * QR delivery (spec 4.3 rule 1; profile 2: the URI as the QR payload, byte mode, error
+ * correction M or better). Rendering and reading never throw: they return the PNG or text, or
+ * findings.
+ *
+ * @packageDocumentation
+ */
+import jsQRModule from 'jsqr';
+import { PNG } from 'pngjs';
+import QRCode from 'qrcode';
+import { type CodecFinding, codecFinding } from './findings.js';
+
+// jsqr is CommonJS: under NodeNext the default import is `module.exports`, whose `default` is the decoder.
+const jsQR = jsQRModule.default;
+
+/** Requirement IDs the QR codec reports. */
+export const QR_REQUIREMENTS = {
+  /** Spec 4.3 rule 1: the URI is rendered as a QR code the paying application can scan. */
+  qrDelivery: 'CPR-4.3-QR-CODE',
+  /** Profile 2: byte mode, error correction M or better. */
+  qrEncoding: 'PRF-2-QR-ENCODING',
+  /** Profile 2: the URI must fit one QR symbol at the chosen error correction. */
+  qrCapacity: 'PRF-2-QR-CAPACITY',
+} as const;
+
+/** Error-correction levels the profile allows (M or better). */
+export type QrErrorCorrection = 'M' | 'Q' | 'H';
+
+/** Options of {@link renderQrPng}. */
+export interface RenderQrOptions {
+  /** Error-correction level; default `M` (profile 2: M or better). */
+  errorCorrection?: QrErrorCorrection;
+  /** Pixels per module; default 4. */
+  scale?: number;
+  /** Quiet zone in modules; default 4 (ISO/IEC 18004). */
+  margin?: number;
+}
+
+/**
+ * Byte-mode capacity of a version-40 symbol per error-correction level (ISO/IEC 18004 table 7):
+ * the largest payload one QR code can carry.
+ */
+export const QR_BYTE_CAPACITY: Readonly<Record<QrErrorCorrection, number>> = { M: 2331, Q: 1663, H: 1273 };
+
+/** Largest image {@link readQrPng} decodes (pixels), so a hostile PNG cannot exhaust memory. */
+export const MAX_QR_IMAGE_PIXELS = 16 * 1024 * 1024;
+
+/**
+ * Renders `uri` as a PNG QR code, in byte mode (UTF-8) at error correction M or better.
+ * A URI longer than one symbol holds is a `PRF-2-QR-CAPACITY` finding, never an exception.
+ *
+ * @example
+ * ```ts
+ * const r = await renderQrPng('cpr://inline/eyJ...', { errorCorrection: 'Q' });
+ * if (r.ok) await writeFile('cpr.png', r.png);
+ * ```
+ */
+export async function renderQrPng(
+  uri: string,
+  opts: RenderQrOptions = {},
+): Promise<{ ok: true; png: Buffer } | { ok: false; findings: CodecFinding[] }> {
+  const ec = opts.errorCorrection ?? 'M';
+  if (typeof uri !== 'string' || uri.length === 0) {
+    return {
+      ok: false,
+      findings: [
+        codecFinding(
+          QR_REQUIREMENTS.qrDelivery,
+          'SPEC',
+          'error',
+          'qr payload must be a non-empty uri string',
+        ),
+      ],
+    };
+  }
+  if (!(ec in QR_BYTE_CAPACITY)) {
+    return {
+      ok: false,
+      findings: [
+        codecFinding(
+          QR_REQUIREMENTS.qrEncoding,
+          'PROFILE',
+          'error',
+          `error correction ${JSON.stringify(ec)} is not allowed; use M, Q or H`,
+        ),
+      ],
+    };
+  }
+  const bytes = Buffer.from(uri, 'utf8');
+  const capacity = QR_BYTE_CAPACITY[ec];
+  if (bytes.length > capacity) {
+    return { ok: false, findings: [capacityFinding(bytes.length, ec, capacity)] };
+  }
+  try {
+    // Profile 2: byte mode. A single explicit byte segment keeps qrcode from choosing
+    // alphanumeric or kanji segments for parts of the text.
+    const png = await QRCode.toBuffer([{ data: bytes, mode: 'byte' }], {
+      type: 'png',
+      errorCorrectionLevel: ec,
+      scale: opts.scale ?? 4,
+      margin: opts.margin ?? 4,
+    });
+    return { ok: true, png };
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    if (/too big|amount of data/i.test(msg))
+      return { ok: false, findings: [capacityFinding(bytes.length, ec, capacity)] };
+    return {
+      ok: false,
+      findings: [
+        codecFinding(
+          QR_REQUIREMENTS.qrDelivery,
+          'SPEC',
+          'error',
+          `qr code cannot be rendered: ${msg.toLowerCase()}`,
+        ),
+      ],
+    };
+  }
+}
+
+function capacityFinding(length: number, ec: QrErrorCorrection, capacity: number): CodecFinding {
+  return codecFinding(
+    QR_REQUIREMENTS.qrCapacity,
+    'PROFILE',
+    'error',
+    `uri is ${length} bytes; a qr code at error correction ${ec} holds at most ${capacity} bytes: use reference delivery for a request this large`,
+  );
+}
+
+/** What {@link readQrPng} returns on success. */
+export interface QrReading {
+  /** The QR payload decoded as UTF-8. */
+  text: string;
+  /** QR version (1-40). */
+  version: number;
+  /** Segment modes found, e.g. `['byte']`. */
+  modes: string[];
+}
+
+const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Reads a QR code from a PNG image. Never throws. `ok: true` carries the payload text and
+ * non-blocking findings (a symbol not in byte mode); `ok: false` says why no payload was read
+ * (not a PNG, image too large, no QR code found, payload not UTF-8).
+ *
+ * @example
+ * ```ts
+ * const r = readQrPng(await readFile('cpr.png'));
+ * if (r.ok) console.log(decodeCprUri(r.text));
+ * ```
+ */
+export function readQrPng(
+  png: Buffer | Uint8Array,
+): ({ ok: true; findings: CodecFinding[] } & QrReading) | { ok: false; findings: CodecFinding[] } {
+  const fail = (requirement: string, message: string) => ({
+    ok: false as const,
+    findings: [codecFinding(requirement, 'SPEC', 'error', message)],
+  });
+  if (!(png instanceof Uint8Array))
+    return fail(QR_REQUIREMENTS.qrDelivery, 'qr image must be the bytes of a png file');
+  const buf = Buffer.from(png.buffer, png.byteOffset, png.byteLength);
+  const SIGNATURE = '89504e470d0a1a0a';
+  if (buf.length < 24 || buf.subarray(0, 8).toString('hex') !== SIGNATURE) {
+    return fail(QR_REQUIREMENTS.qrDelivery, 'qr image is not a png file (the png signature is missing)');
+  }
+  // IHDR is the first chunk: width and height at bytes 16-23. Refuse huge images before decoding.
+  const width = buf.readUInt32BE(16);
+  const height = buf.readUInt32BE(20);
+  if (width === 0 || height === 0 || width * height > MAX_QR_IMAGE_PIXELS) {
+    return fail(
+      QR_REQUIREMENTS.qrDelivery,
+      `qr image is ${width}x${height} pixels; at most ${MAX_QR_IMAGE_PIXELS} pixels are read`,
+    );
+  }
+  let image: { data: Buffer; width: number; height: number };
+  try {
+    image = PNG.sync.read(buf);
+  } catch (e) {
+    return fail(
+      QR_REQUIREMENTS.qrDelivery,
+      `qr image is not a readable png: ${String((e as Error).message ?? e).toLowerCase()}`,
+    );
+  }
+  const pixels = new Uint8ClampedArray(image.data.buffer, image.data.byteOffset, image.data.byteLength);
+  const code = jsQR(pixels, image.width, image.height, { inversionAttempts: 'attemptBoth' });
+  if (code === null) return fail(QR_REQUIREMENTS.qrDelivery, 'no qr code found in the image');
+  let text: string;
+  try {
+    text = fatalUtf8.decode(Uint8Array.from(code.binaryData));
+  } catch {
+    return fail(QR_REQUIREMENTS.qrDelivery, 'qr payload is not utf-8 text');
+  }
+  const modes = [...new Set(code.chunks.map((c) => String(c.type)))];
+  const findings: CodecFinding[] = [];
+  const other = modes.filter((m) => m !== 'byte' && m !== 'eci');
+  if (other.length > 0) {
+    findings.push(
+      codecFinding(
+        QR_REQUIREMENTS.qrEncoding,
+        'PROFILE',
+        'warning',
+        `qr code uses ${other.join(', ')} mode segment(s); the profile encodes the uri in byte mode`,
+      ),
+    );
+  }
+  return { ok: true, text, version: code.version, modes, findings };
+}

@@ -1,0 +1,64 @@
+/**
+ * Amount strings (profile section 1): base-10 digits in the asset's smallest unit, no sign,
+ * no leading zero, no fraction, no spaces, from 1 to 2^256 - 1. Amounts are never parsed into a
+ * JS number; the range check uses BigInt, which is exact.
+ */
+
+const AMOUNT_PATTERN = /^[1-9][0-9]*$/;
+const MAX_AMOUNT = 2n ** 256n - 1n;
+
+/** True when `value` is an amount string of profile section 1. */
+export function isAmountString(value: unknown): value is string {
+  return typeof value === 'string' && AMOUNT_PATTERN.test(value) && BigInt(value) <= MAX_AMOUNT;
+}
+
+/** The outcome of {@link normalizeAmount}. */
+export type NormalizedAmount =
+  | { ok: true; amount: string; fromNumber: boolean }
+  | { ok: false; reason: string };
+
+/**
+ * Turns a wire amount into its digit string (profile section 1): a valid amount string is
+ * returned unchanged; a JSON number that is a positive safe integer becomes its digit string
+ * (`fromNumber: true`, a PROFILE warning for the caller to note); any other value is refused
+ * with a lower-case reason (a larger or fractional number may already have lost precision).
+ *
+ * @example
+ * ```ts
+ * normalizeAmount('1500');  // { ok: true, amount: '1500', fromNumber: false }
+ * normalizeAmount(1500);    // { ok: true, amount: '1500', fromNumber: true }
+ * normalizeAmount(2 ** 60); // { ok: false, reason: '... not a safe integer ...' }
+ * ```
+ */
+export function normalizeAmount(value: unknown): NormalizedAmount {
+  if (typeof value === 'string') {
+    if (isAmountString(value)) return { ok: true, amount: value, fromNumber: false };
+    return {
+      ok: false,
+      reason: `"${truncate(value)}" is not an amount: use base-10 digits in the smallest unit, no sign, leading zero, fraction or space, from 1 to 2^256 - 1`,
+    };
+  }
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value)) {
+      return {
+        ok: false,
+        reason: `the JSON number ${String(value)} is not a safe integer, so its precision may already be lost; send the amount as a string of digits`,
+      };
+    }
+    if (value < 1) return { ok: false, reason: `the amount ${String(value)} is below 1` };
+    return { ok: true, amount: value.toFixed(0), fromNumber: true };
+  }
+  return { ok: false, reason: `the amount must be a string of digits, not ${describeType(value)}` };
+}
+
+/** A short lower-case name of a JSON value's type, for messages. */
+export function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  return `a ${typeof value}`;
+}
+
+function truncate(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}...` : text;
+}

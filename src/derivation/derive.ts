@@ -1,0 +1,507 @@
+import { randomUUID } from 'node:crypto';
+import { decodeCprUri } from '../codec/uri.js';
+import { validateCpr } from '../validator/index.js';
+import { describeType, isAmountString, normalizeAmount } from './amount.js';
+import { type DerivationError, DerivationFailure } from './errors.js';
+import type { CprFetcher } from './fetch.js';
+import {
+  DEFAULT_SUPPORTED_RAILS,
+  isRail,
+  isRailHint,
+  type Rail,
+  SUB_INTERFACES,
+  type SubInterface,
+  subInterfaceOf,
+} from './rails.js';
+
+/** A JSON object. */
+export type JsonObject = Record<string, unknown>;
+
+/** The DerivationContext members a paying application supplies (spec 2.9, profile section 3). */
+export interface DerivationContextInput {
+  /** The payer (a CPD-001 Participant), resolved by the paying application. */
+  payer: unknown;
+  /** The ExecutionContext chosen by the paying application; copied to `payment.context.rail`. */
+  rail: unknown;
+  /** The AuthorizationProof produced by the paying application. */
+  authorization: unknown;
+  /** The amount the payer entered, for an open-amount request (spec 4.5). */
+  payer_amount?: unknown;
+}
+
+/** Input of {@link derivePayment}: the harness `derive` body of profile section 3. */
+export interface DerivationInput {
+  /** The CPR itself (file / direct JSON delivery, spec 4.3 rule 3). */
+  cpr?: unknown;
+  /** A `cpr://` URI, reference or inline (spec 4.2). */
+  uri?: unknown;
+  /** The paying application's side of the derivation. */
+  context: DerivationContextInput | unknown;
+}
+
+/** Options of {@link derivePayment}. */
+export interface DerivationOptions {
+  /** The instant "now" for the expiry check (default: the system clock). */
+  now?: Date;
+  /** Rails the wallet can execute (default {@link DEFAULT_SUPPORTED_RAILS}: all but SWIFT). */
+  supportedRails?: readonly Rail[];
+  /** Retrieves a reference URI's CPR; without it reference URIs give `TOKEN_REJECTED`. */
+  fetchCpr?: CprFetcher;
+}
+
+/** The derived Payment (CPD-001 subset, spec 2.10, profile section 3). */
+export interface DerivedPayment {
+  /** A fresh UUID. */
+  id: string;
+  /** `context.payer`, unchanged. */
+  payer: unknown;
+  /** The CPR's payee descriptor plus every sub-interface field of the CPR. */
+  payee: JsonObject;
+  /** The requested value, amount and asset preserved unmodified. */
+  value: { amount: string; asset: JsonObject };
+  /** The intent: reference and conditions. */
+  intent: { reference: string; conditions: JsonObject };
+  /** `context.authorization`, unchanged. */
+  authorization: unknown;
+  /** Always `CREATED` (spec 3 rule 3). */
+  state: 'CREATED';
+  /** The ExecutionContext given and the CPR's request_id (spec 2.10). */
+  context: { rail: unknown; request_id: string };
+}
+
+/** Outcome of {@link derivePayment}: never thrown, always returned. */
+export type DerivationResult = { ok: true; payment: DerivedPayment } | { ok: false; error: DerivationError };
+
+/**
+ * Derives a Payment from a CPR (spec 4.4), as a paying application does: resolves a `cpr://`
+ * URI when given one, then performs steps 1 to 7 in order. Never throws: bad input and every
+ * refusal come back as `{ ok: false, error: { code, message } }`.
+ *
+ * @example
+ * ```ts
+ * const result = await derivePayment(
+ *   { cpr, context: { payer: { id: 'u-1' }, rail: { rail: 'SEPA_CT' }, authorization: { type: 'pin' } } },
+ *   { now: new Date() },
+ * );
+ * if (result.ok) console.log(result.payment.value.amount);
+ * ```
+ */
+export async function derivePayment(
+  input: DerivationInput,
+  options: DerivationOptions = {},
+): Promise<DerivationResult> {
+  try {
+    const now = options.now ?? new Date();
+    const supported = options.supportedRails ?? DEFAULT_SUPPORTED_RAILS;
+    const { source, context } = checkInput(input);
+    const document = source.kind === 'uri' ? await resolveUri(source.uri, options.fetchCpr) : source.cpr;
+
+    const cpr = parseAndValidate(document, now); // step 1
+    const selection = selectRail(cpr, context, supported); // step 2
+    const payer = resolvePayer(context); // step 3
+    const value = constructValue(cpr, context); // step 4
+    const intent = constructIntent(cpr, selection); // step 5
+    const authorization = produceAuthorization(context); // step 6
+    const payment = assemblePayment(cpr, selection, { payer, value, intent, authorization, context }); // step 7
+    return { ok: true, payment };
+  } catch (err) {
+    if (err instanceof DerivationFailure) return { ok: false, error: err.toError() };
+    return {
+      ok: false,
+      error: {
+        code: 'INVALID_STRUCTURE',
+        message: `the derivation stopped on an unexpected error: ${err instanceof Error ? err.message : String(err)}`,
+      },
+    };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Input shape (profile section 3: the harness body)
+
+type Source = { kind: 'cpr'; cpr: unknown } | { kind: 'uri'; uri: string };
+
+interface CheckedInput {
+  source: Source;
+  context: DerivationContextInput & JsonObject;
+}
+
+/** Checks the harness body shape: exactly one of `cpr` / `uri`, and a complete `context`. */
+function checkInput(input: unknown): CheckedInput {
+  if (!isObject(input)) {
+    throw new DerivationFailure(
+      'INVALID_REQUEST',
+      `the derive request must be a json object {cpr|uri, context}, not ${describeType(input)}`,
+    );
+  }
+  const hasCpr = input.cpr !== undefined;
+  const hasUri = input.uri !== undefined;
+  if (hasCpr === hasUri) {
+    throw new DerivationFailure(
+      'INVALID_REQUEST',
+      hasCpr
+        ? 'the derive request carries both "cpr" and "uri"; send exactly one of them'
+        : 'the derive request carries neither "cpr" nor "uri"; send exactly one of them',
+    );
+  }
+  if (hasUri && (typeof input.uri !== 'string' || input.uri === '')) {
+    throw new DerivationFailure(
+      'INVALID_REQUEST',
+      `"uri" must be a cpr:// uri string, not ${input.uri === '' ? 'an empty string' : describeType(input.uri)}`,
+    );
+  }
+  if (hasCpr && !isObject(input.cpr)) {
+    throw new DerivationFailure(
+      'INVALID_REQUEST',
+      `"cpr" must be the cpr json object, not ${describeType(input.cpr)}; to send a uri use "uri"`,
+    );
+  }
+  const context = input.context;
+  if (!isObject(context)) {
+    throw new DerivationFailure(
+      'INVALID_REQUEST',
+      `"context" must be an object {payer, rail, authorization, payer_amount?}, not ${describeType(context)}`,
+    );
+  }
+  for (const member of ['payer', 'rail', 'authorization'] as const) {
+    if (!isObject(context[member])) {
+      throw new DerivationFailure(
+        'INVALID_REQUEST',
+        context[member] === undefined
+          ? `"context.${member}" is missing; the paying application supplies it (spec 2.9)`
+          : `"context.${member}" must be an object, not ${describeType(context[member])}`,
+      );
+    }
+  }
+  // Profile section 3: payer_amount is an amount string (profile section 1).
+  if (context.payer_amount !== undefined && !isAmountString(context.payer_amount)) {
+    const given =
+      typeof context.payer_amount === 'string'
+        ? JSON.stringify(context.payer_amount.slice(0, 40))
+        : describeType(context.payer_amount);
+    throw new DerivationFailure(
+      'INVALID_REQUEST',
+      `"context.payer_amount" must be an amount string (base-10 digits in the smallest unit, from 1 to 2^256 - 1), not ${given}`,
+    );
+  }
+  const source: Source = hasUri ? { kind: 'uri', uri: input.uri as string } : { kind: 'cpr', cpr: input.cpr };
+  return { source, context: context as DerivationContextInput & JsonObject };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Delivery (spec 4.2, 4.3 rule 1, spec 5; profile section 2): resolve the URI, retrieve the payload
+
+/** Spec 4.2: an inline URI carries the CPR; a reference URI names where to retrieve it (spec 4.1). */
+async function resolveUri(uri: string, fetchCpr: CprFetcher | undefined): Promise<unknown> {
+  // Spec 5 rule 4: the token is transmitted only over TLS, so a non-https endpoint is refused
+  // before anything is sent (checked here so the refusal is TOKEN_REJECTED whatever the codec says).
+  const endpoint = referenceEndpointOf(uri);
+  if (endpoint !== undefined && !/^https:\/\//i.test(endpoint)) {
+    throw new DerivationFailure(
+      'TOKEN_REJECTED',
+      `the uri's endpoint "${redactQuery(endpoint)}" is not https; a cpr token is only sent over tls (spec 5 rule 4)`,
+    );
+  }
+  const decoded = decodeCprUri(uri);
+  if (!decoded.ok) {
+    const detail = decoded.findings.map((f) => f.message).join('; ');
+    throw new DerivationFailure(
+      endpoint !== undefined ? 'TOKEN_REJECTED' : 'INVALID_STRUCTURE',
+      `the uri is not a usable cpr uri: ${detail || 'it could not be decoded'}`,
+    );
+  }
+  const value = decoded.value;
+  if (value.kind === 'inline') return value.document;
+  if (!/^https:\/\//i.test(value.retrievalUrl)) {
+    throw new DerivationFailure(
+      'TOKEN_REJECTED',
+      'the retrieval url is not https; a cpr token is only sent over tls (spec 5 rule 4)',
+    );
+  }
+  if (!fetchCpr) {
+    throw new DerivationFailure(
+      'TOKEN_REJECTED',
+      'this wallet was set up without a way to retrieve reference uris; send the cpr itself or an inline uri',
+    );
+  }
+  try {
+    return await fetchCpr(value.retrievalUrl);
+  } catch (err) {
+    if (err instanceof DerivationFailure) throw err;
+    throw new DerivationFailure(
+      'TOKEN_REJECTED',
+      `retrieving the cpr failed: ${err instanceof Error ? err.message : String(err)}`,
+      { cause: err },
+    );
+  }
+}
+
+/** The `endpoint` query parameter of a reference URI, if the URI has one. */
+function referenceEndpointOf(uri: string): string | undefined {
+  if (!/^cpr:\/\//i.test(uri) || /^cpr:\/\/inline\//i.test(uri)) return undefined;
+  const query = uri.indexOf('?');
+  if (query < 0) return undefined;
+  const endpoint = new URLSearchParams(uri.slice(query + 1)).get('endpoint');
+  return endpoint ?? undefined;
+}
+
+function redactQuery(url: string): string {
+  const cut = url.search(/[?#]/);
+  return cut < 0 ? url : url.slice(0, cut);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Step 1 (spec 4.4 step 1; 4.3 rule 3; 9 rule 1; 7 rule 2; INV-2, INV-7)
+
+/** A CPR that passed step 1: an object, amount normalized to its digit string when present. */
+interface ValidatedCpr {
+  doc: JsonObject;
+  requestId: string;
+}
+
+/**
+ * Spec 4.4 step 1: parse and validate: cpr_version (spec 9 rule 1), request_id, expires_at in
+ * the future (spec 7 rule 2, INV-2), then the structure (the validator in wallet mode).
+ */
+function parseAndValidate(document: unknown, now: Date): ValidatedCpr {
+  if (!isObject(document)) {
+    throw new DerivationFailure('INVALID_STRUCTURE', `a cpr is a json object, not ${describeType(document)}`);
+  }
+  // Spec 9 rule 1: cpr_version must equal CPR-1.0; the application validates it before processing.
+  if (document.cpr_version !== 'CPR-1.0') {
+    throw new DerivationFailure(
+      'INVALID_VERSION',
+      document.cpr_version === undefined
+        ? 'the cpr has no "cpr_version"; this wallet reads CPR-1.0 only'
+        : `"cpr_version" is ${JSON.stringify(document.cpr_version)}; this wallet reads "CPR-1.0" only`,
+    );
+  }
+  // Spec 4.3 rule 3: request_id is validated before processing.
+  const requestId = document.request_id;
+  if (typeof requestId !== 'string' || requestId.length === 0) {
+    throw new DerivationFailure(
+      'INVALID_STRUCTURE',
+      requestId === undefined
+        ? 'the cpr has no "request_id"'
+        : `"request_id" must be a non-empty string, not ${describeType(requestId)}`,
+    );
+  }
+  // Spec 4.4 step 1, 7 rule 2: expires_at must be in the future. Profile section 1: a reader
+  // accepts any RFC 3339 offset and compares instants.
+  const expiresAt = parseRfc3339(document.expires_at);
+  if (expiresAt === undefined) {
+    throw new DerivationFailure(
+      'INVALID_STRUCTURE',
+      document.expires_at === undefined
+        ? 'the cpr has no "expires_at"'
+        : '"expires_at" is not an rfc 3339 timestamp',
+    );
+  }
+  if (expiresAt <= now.getTime()) {
+    throw new DerivationFailure(
+      'EXPIRED',
+      `the request expired at ${String(document.expires_at)}; a paying application never fulfills an expired request (spec 7 rule 2); ask the payee for a new one`,
+    );
+  }
+
+  // Profile section 1: a JSON-number amount that is a safe integer is accepted as its digit
+  // string; any other number is refused (precision may already be lost).
+  const doc: JsonObject = { ...document };
+  if (isObject(document.value) && document.value.amount !== undefined) {
+    const amount = normalizeAmount(document.value.amount);
+    if (!amount.ok) throw new DerivationFailure('INVALID_STRUCTURE', `"value.amount": ${amount.reason}`);
+    doc.value = { ...document.value, amount: amount.amount };
+  }
+
+  // INV-7: an unrecognised rail_hint is ignored gracefully, so it is not held against the structure.
+  const forValidation: JsonObject = { ...doc };
+  if (forValidation.rail_hint !== undefined && !isRailHint(forValidation.rail_hint)) {
+    delete forValidation.rail_hint;
+  }
+  const verdict = validateCpr(forValidation, { mode: 'wallet', now });
+  const errors = verdict.findings.filter((f) => f.severity === 'error');
+  if (errors.length > 0) {
+    const shown = errors
+      .slice(0, 3)
+      .map((f) => `${f.path === '' ? '(root)' : f.path}: ${f.message}`)
+      .join('; ');
+    const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : '';
+    throw new DerivationFailure('INVALID_STRUCTURE', `the cpr is not valid: ${shown}${more}`);
+  }
+  return { doc, requestId };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Step 2 (spec 4.4 step 2; 4.5 "unsupported rail_hint"; 7 rule 3; INV-4)
+
+/** The rail chosen for the payment and the sub-interface whose fields apply. */
+interface RailSelection {
+  rail: Rail;
+  subInterface: SubInterface;
+}
+
+/**
+ * Spec 4.4 step 2: select the rail, rail_hint being a non-binding signal (INV-4). The payer's
+ * own choice (`context.rail.rail`) wins when it fits the request's sub-interface; otherwise a
+ * specific hint is followed when supported; with `OPEN`, no hint or an unrecognised hint (INV-7)
+ * the first supported rail of the sub-interface is taken. A rail the wallet cannot serve is
+ * refused with a message for a person (spec 4.5), never silently.
+ */
+function selectRail(cpr: ValidatedCpr, context: JsonObject, supported: readonly Rail[]): RailSelection {
+  const subInterface = subInterfaceOf(cpr.doc);
+  if (subInterface === undefined) {
+    throw new DerivationFailure(
+      'INVALID_STRUCTURE',
+      'the cpr completes no single sub-interface (on-chain, iban, account or instant-key), so no rail can be chosen',
+    );
+  }
+  const candidates = SUB_INTERFACES[subInterface].rails;
+  const offered = candidates.filter((r) => supported.includes(r));
+  const alternatives = offered.length > 0 ? `; this request could be paid by ${offered.join(', ')}` : '';
+  const supportedText = supported.length > 0 ? supported.join(', ') : 'no rail';
+
+  const chosen = isObject(context.rail) ? context.rail.rail : undefined;
+  if (isRail(chosen)) {
+    if (!candidates.includes(chosen)) {
+      throw new DerivationFailure(
+        'UNSUPPORTED_RAIL',
+        `the rail ${chosen} chosen by the payer cannot pay this request, which is addressed for ${candidates.join(', ')}`,
+      );
+    }
+    if (!supported.includes(chosen)) {
+      throw new DerivationFailure(
+        'UNSUPPORTED_RAIL',
+        `this wallet does not support the rail ${chosen}; it supports ${supportedText}${alternatives}`,
+      );
+    }
+    return { rail: chosen, subInterface };
+  }
+
+  const hint = cpr.doc.rail_hint;
+  if (isRail(hint)) {
+    if (!supported.includes(hint)) {
+      throw new DerivationFailure(
+        'UNSUPPORTED_RAIL',
+        `the payee asks for payment by ${hint}, which this wallet does not support; it supports ${supportedText}${alternatives}`,
+      );
+    }
+    return { rail: hint, subInterface };
+  }
+
+  const first = offered[0];
+  if (first === undefined) {
+    throw new DerivationFailure(
+      'UNSUPPORTED_RAIL',
+      `this request can only be paid by ${candidates.join(', ')}, which this wallet does not support; it supports ${supportedText}`,
+    );
+  }
+  return { rail: first, subInterface };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Step 3 (spec 4.4 step 3; INV-1, INV-6)
+
+/** Spec 4.4 step 3: the payer comes from the application's own user (the context), never from the CPR. */
+function resolvePayer(context: JsonObject): unknown {
+  return structuredClone(context.payer);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Step 4 (spec 4.4 step 4; 2.3; 4.5 amount rows; INV-5)
+
+/**
+ * Spec 4.4 step 4: the value, amount and asset preserved unmodified (INV-5), as strings. An
+ * open amount (spec 4.5) takes the payer's amount; a fixed amount is paid in full and any
+ * `payer_amount` is not used.
+ */
+function constructValue(cpr: ValidatedCpr, context: JsonObject): DerivedPayment['value'] {
+  const value = cpr.doc.value as JsonObject;
+  const asset = structuredClone(value.asset) as JsonObject;
+  if (typeof value.amount === 'string') return { amount: value.amount, asset };
+  // Spec 4.5: amount omitted: the payer's amount becomes the payment amount.
+  if (context.payer_amount === undefined) {
+    throw new DerivationFailure(
+      'AMOUNT_REQUIRED',
+      'the request leaves the amount open; prompt the payer for it and send it as "context.payer_amount"',
+    );
+  }
+  // checkInput made sure payer_amount is an amount string.
+  return { amount: context.payer_amount as string, asset };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Step 5 (spec 4.4 step 5; 2.10 intent rows)
+
+/**
+ * Spec 4.4 step 5 and 2.10: `reference` is the memo when present, otherwise the request_id;
+ * `conditions` are the sub-interface fields that condition the payment (everything of the
+ * sub-interface that is not an address or beneficiary field), plus the selected rail.
+ */
+function constructIntent(cpr: ValidatedCpr, selection: RailSelection): DerivedPayment['intent'] {
+  const memo = cpr.doc.memo;
+  const reference = typeof memo === 'string' ? memo : cpr.requestId;
+  const fields = SUB_INTERFACES[selection.subInterface];
+  const conditions: JsonObject = { rail: selection.rail };
+  for (const name of [...fields.required, ...fields.optional]) {
+    if (fields.address.includes(name) || name === 'beneficiary_name' || name === 'bank_name') continue;
+    if (cpr.doc[name] !== undefined) conditions[name] = structuredClone(cpr.doc[name]);
+  }
+  return { reference, conditions };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Step 6 (spec 4.4 step 6; INV-6)
+
+/** Spec 4.4 step 6: the authorization is the application's own (the context); none comes from the CPR. */
+function produceAuthorization(context: JsonObject): unknown {
+  return structuredClone(context.authorization);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Step 7 (spec 4.4 step 7; 2.10; 3 rules 2-3; profile section 3)
+
+interface PaymentParts {
+  payer: unknown;
+  value: DerivedPayment['value'];
+  intent: DerivedPayment['intent'];
+  authorization: unknown;
+  context: JsonObject;
+}
+
+/**
+ * Spec 4.4 step 7 and 2.10: a fresh id, state CREATED (spec 3 rule 3, no state carried over),
+ * the payee descriptor with every sub-interface field (profile section 3), and
+ * `context: {rail, request_id}` binding the request_id for traceability.
+ */
+function assemblePayment(cpr: ValidatedCpr, selection: RailSelection, parts: PaymentParts): DerivedPayment {
+  const payee = structuredClone(cpr.doc.payee) as JsonObject;
+  const fields = SUB_INTERFACES[selection.subInterface];
+  for (const name of [...fields.required, ...fields.optional]) {
+    if (cpr.doc[name] !== undefined) payee[name] = structuredClone(cpr.doc[name]);
+  }
+  return {
+    id: randomUUID(),
+    payer: parts.payer,
+    payee,
+    value: parts.value,
+    intent: parts.intent,
+    authorization: parts.authorization,
+    state: 'CREATED',
+    context: { rail: structuredClone(parts.context.rail), request_id: cpr.requestId },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** Milliseconds since the epoch of an RFC 3339 timestamp (any offset), or undefined. */
+function parseRfc3339(value: unknown): number | undefined {
+  if (typeof value !== 'string' || !RFC3339.test(value)) return undefined;
+  const ms = Date.parse(value.toUpperCase());
+  return Number.isNaN(ms) ? undefined : ms;
+}

@@ -1,0 +1,125 @@
+/**
+ * Rails and sub-interfaces of CPR-1.0 (spec 2.4-2.8) and which sub-interface applies to a
+ * document (profile section 2).
+ */
+
+/** The RailHint values of spec 2.4. */
+export const RAIL_HINTS = ['ON_CHAIN', 'SEPA_CT', 'SEPA_INST', 'ACH', 'PIX', 'UPI', 'SWIFT', 'OPEN'] as const;
+
+/** A RailHint of spec 2.4. */
+export type RailHint = (typeof RAIL_HINTS)[number];
+
+/** A rail a wallet can execute on: every RailHint but `OPEN` (which means "no preference"). */
+export type Rail = Exclude<RailHint, 'OPEN'>;
+
+/** Every executable rail (spec 2.4 without `OPEN`). */
+export const RAILS: readonly Rail[] = ['ON_CHAIN', 'SEPA_CT', 'SEPA_INST', 'ACH', 'PIX', 'UPI', 'SWIFT'];
+
+/** Rails the reference wallet supports unless configured otherwise: all but `SWIFT`. */
+export const DEFAULT_SUPPORTED_RAILS: readonly Rail[] = RAILS.filter((r) => r !== 'SWIFT');
+
+/** The four sub-interfaces of spec 2.5-2.8. */
+export type SubInterface = 'ON_CHAIN' | 'IBAN' | 'ACCOUNT' | 'INSTANT_KEY';
+
+/** Fields of one sub-interface: required, optional, and which of them are address fields. */
+export interface SubInterfaceFields {
+  /** Spec section defining the sub-interface. */
+  section: string;
+  /** Fields the sub-interface requires (besides `rail_hint`). */
+  required: readonly string[];
+  /** Optional fields. */
+  optional: readonly string[];
+  /** Fields that address the payee (carried in `payee.rail_address` too). */
+  address: readonly string[];
+  /** Rails this sub-interface serves (profile section 2). */
+  rails: readonly Rail[];
+}
+
+/** Field lists of every sub-interface (spec 2.5-2.8; rails per profile section 2). */
+export const SUB_INTERFACES: Readonly<Record<SubInterface, SubInterfaceFields>> = {
+  ON_CHAIN: {
+    section: '2.5',
+    required: ['chain_id', 'receiver_address'],
+    optional: ['domain_separator', 'order_reference', 'acquirer_id', 'contract_address'],
+    address: ['chain_id', 'receiver_address'],
+    rails: ['ON_CHAIN'],
+  },
+  IBAN: {
+    section: '2.6',
+    required: ['iban', 'beneficiary_name'],
+    optional: ['bic', 'remittance_info', 'end_to_end_id', 'purpose_code'],
+    address: ['iban', 'bic'],
+    rails: ['SEPA_CT', 'SEPA_INST', 'SWIFT'],
+  },
+  ACCOUNT: {
+    section: '2.7',
+    required: ['account_number', 'beneficiary_name'],
+    optional: ['routing_code', 'routing_code_type', 'bank_name', 'remittance_info', 'end_to_end_id'],
+    address: ['account_number', 'routing_code', 'routing_code_type'],
+    rails: ['ACH'],
+  },
+  INSTANT_KEY: {
+    section: '2.8',
+    required: ['key_type', 'key_value'],
+    optional: ['beneficiary_name', 'txid'],
+    address: ['key_type', 'key_value'],
+    rails: ['PIX', 'UPI'],
+  },
+};
+
+/** True when `value` is one of the RailHint values of spec 2.4. */
+export function isRailHint(value: unknown): value is RailHint {
+  return typeof value === 'string' && (RAIL_HINTS as readonly string[]).includes(value);
+}
+
+/** True when `value` names an executable rail (a RailHint other than `OPEN`). */
+export function isRail(value: unknown): value is Rail {
+  return isRailHint(value) && value !== 'OPEN';
+}
+
+/** The sub-interface a rail is served by (profile section 2). */
+export function subInterfaceOfRail(rail: Rail): SubInterface {
+  for (const [name, fields] of Object.entries(SUB_INTERFACES) as [SubInterface, SubInterfaceFields][]) {
+    if (fields.rails.includes(rail)) return name;
+  }
+  // Unreachable: every Rail is listed above.
+  throw new Error(`rail ${rail} has no sub-interface`);
+}
+
+/**
+ * The sub-interface that applies to a CPR (profile section 2): named by a specific
+ * `rail_hint`; with `OPEN`, no hint or an unrecognised hint, the one whose required address
+ * field is present (`iban`, `account_number`, `key_type`; on-chain needs `rail_hint: ON_CHAIN`).
+ * Returns `undefined` when none or more than one applies.
+ *
+ * @example
+ * ```ts
+ * subInterfaceOf({ rail_hint: 'OPEN', iban: 'DE89...' }); // 'IBAN'
+ * ```
+ */
+export function subInterfaceOf(doc: Record<string, unknown>): SubInterface | undefined {
+  const hint = doc.rail_hint;
+  if (isRail(hint)) return subInterfaceOfRail(hint);
+  const present: SubInterface[] = [];
+  if ('iban' in doc) present.push('IBAN');
+  if ('account_number' in doc) present.push('ACCOUNT');
+  if ('key_type' in doc) present.push('INSTANT_KEY');
+  return present.length === 1 ? present[0] : undefined;
+}
+
+/**
+ * Parses a comma-separated list of rails (`SEPA_CT,ACH`), as given to `--supported-rails`.
+ * Throws an `Error` naming the bad entry and the allowed values.
+ */
+export function parseRailList(list: string): Rail[] {
+  const rails: Rail[] = [];
+  for (const raw of list.split(',')) {
+    const name = raw.trim().toUpperCase();
+    if (name === '') continue;
+    if (!isRail(name)) {
+      throw new Error(`"${raw.trim()}" is not a rail; use a comma-separated list of ${RAILS.join(', ')}`);
+    }
+    if (!rails.includes(name)) rails.push(name);
+  }
+  return rails;
+}

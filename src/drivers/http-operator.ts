@@ -1,0 +1,68 @@
+import { errorFromResponse, type HttpClient, type HttpRequest, joinUrl } from './http.js';
+import type { OperatorDriver, OperatorEndpoint, OperatorHarness, OperatorResult } from './types.js';
+
+/** Where the default Operator driver finds the Operator (profile section 4 and 5). */
+export interface HttpOperatorOptions {
+  base_url: string;
+  harness_url?: string;
+}
+
+/**
+ * The default Operator driver: the four endpoints of Cash-Pack API section 4, the two
+ * well-known resources, a raw POST for malformed-body checks, and the optional harness.
+ * Every HTTP answer is returned as data (`ok` = 2xx); only a broken exchange throws.
+ * @example
+ * ```ts
+ * const op = createHttpOperator({ base_url: 'https://127.0.0.1:7443' }, http);
+ * const policy = await op.policy();
+ * ```
+ */
+export function createHttpOperator(opts: HttpOperatorOptions, http: HttpClient): OperatorDriver {
+  const call = async (req: HttpRequest): Promise<OperatorResult> => {
+    const res = await http.exchange(req);
+    const body = res.json !== undefined ? res.json : res.text;
+    const ok = res.status >= 200 && res.status < 300;
+    const out: OperatorResult = { ok, status: res.status, body, headers: res.headers };
+    if (!ok) out.error = errorFromResponse(res);
+    else if (res.json === undefined)
+      out.error = { status: res.status, message: res.jsonError ?? 'the body is not JSON' };
+    return out;
+  };
+  const api = (path: string): string => joinUrl(opts.base_url, path);
+  const endpointUrl: Record<OperatorEndpoint, string> = {
+    issue: api('v1/cashpack/issue'),
+    renew: api('v1/cashpack/renew'),
+    redeem: api('v1/cashpack/redeem'),
+  };
+  const driver: OperatorDriver = {
+    issue: (lockRequest) => call({ method: 'POST', url: endpointUrl.issue, json: lockRequest }),
+    renew: (cashpack, entry) =>
+      call({ method: 'POST', url: endpointUrl.renew, json: { cashpack, renewal_entry: entry } }),
+    redeem: (cashpack, request) =>
+      call({ method: 'POST', url: endpointUrl.redeem, json: { cashpack, redemption_request: request } }),
+    status: (packId, credential) =>
+      call({
+        method: 'GET',
+        url: api(`v1/cashpack/${encodeURIComponent(packId)}/status`),
+        ...(credential === undefined ? {} : { headers: { authorization: `Bearer ${credential}` } }),
+      }),
+    policy: () => call({ method: 'GET', url: api('.well-known/cashpack-policy.json') }),
+    publicKey: () => call({ method: 'GET', url: api('.well-known/cashpack-pubkey.json') }),
+    rawPost: (endpoint, body) =>
+      call({
+        method: 'POST',
+        url: endpointUrl[endpoint],
+        body,
+        headers: { 'content-type': 'application/json' },
+      }),
+  };
+  if (opts.harness_url) {
+    const h = opts.harness_url;
+    const harness: OperatorHarness = {
+      expire: (packId) => call({ method: 'POST', url: joinUrl(h, 'expire'), json: { pack_id: packId } }),
+      cancel: (packId) => call({ method: 'POST', url: joinUrl(h, 'cancel'), json: { pack_id: packId } }),
+    };
+    driver.harness = harness;
+  }
+  return driver;
+}

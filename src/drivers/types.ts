@@ -1,0 +1,287 @@
+/**
+ * Driver interfaces: how the suites talk to the three targets. They sit at the level of the
+ * SPECIFICATIONS, so an implementer with another binding can write their own driver and still get
+ * every SPEC check. Raw wire facts (HTTP `status`, error `code`) are optional: PROFILE checks read
+ * them and are skipped when a custom driver does not provide them.
+ *
+ * A driver reports a broken exchange (connection refused, timeout, oversize body, TLS failure)
+ * by throwing a {@link DriverTransportError}: the suite library turns it into an `error` result.
+ * Everything the target answered (including error answers) is returned as data.
+ * @packageDocumentation
+ */
+import { CprcError, type CprcErrorCode } from '../errors.js';
+import type { WalletChannel } from '../runner/types.js';
+import type { Recorder } from './recorder.js';
+
+/** Ed25519 private key of a test principal, as a JWK (profile section 5). */
+export interface PrivateKeyJwk {
+  kty: 'OKP';
+  crv: 'Ed25519';
+  x: string;
+  d: string;
+  [member: string]: unknown;
+}
+
+/** A test principal of the Operator (profile section 5). */
+export interface PrincipalConfig {
+  principal_id: string;
+  private_key_jwk: PrivateKeyJwk;
+  status_credential: string;
+  /** Available balance in the policy's first asset (low-balance principal). */
+  available_balance?: string;
+}
+
+/**
+ * The run configuration (profile section 5 plus the tool's own members), after loading:
+ * relative file paths are already resolved against the config file's folder.
+ */
+export interface RunConfig {
+  tls?: { ca_file?: string; suite_ca_cert_file?: string; suite_ca_key_file?: string };
+  timeouts?: { request_ms?: number; test_ms?: number };
+  limits?: { max_response_bytes?: number };
+  payee?: {
+    base_url: string;
+    harness_url?: string;
+    plain_http_url?: string;
+    /** The payee's configured maximum token lifetime (seconds), if it declares one. */
+    max_token_ttl_seconds?: number;
+    /** The payee's ceiling for expires_at - created_at (seconds). */
+    max_validity_seconds?: number;
+    [member: string]: unknown;
+  };
+  wallet?: {
+    harness_url?: string;
+    command?: string[];
+    /** Working folder of `command` (resolved; default the config file's folder). */
+    cwd?: string;
+    /** Extra environment of `command`; values are secrets. */
+    env?: Record<string, string>;
+    /** Rails the wallet under test serves (e.g. `SEPA_CT`, `ON_CHAIN`). */
+    supported_rails?: string[];
+    [member: string]: unknown;
+  };
+  operator?: {
+    base_url: string;
+    harness_url?: string;
+    principals?: { funded?: PrincipalConfig; low_balance?: PrincipalConfig };
+    redeemer_identity_tokens?: { sufficient?: string; insufficient?: string };
+    operator_status_credential?: string;
+    [member: string]: unknown;
+  };
+  [member: string]: unknown;
+}
+
+/** An error answer of a target, as data. */
+export interface DriverError {
+  /** HTTP status (PROFILE checks; absent for a custom binding or stdio). */
+  status?: number;
+  /** Machine-readable code, e.g. `TOKEN_CONSUMED` (SPEC checks read it when the binding has one). */
+  code?: string;
+  /** Human-readable message of the target, or a description of what was wrong with the answer. */
+  message?: string;
+  /** The parsed (or raw text) body, for evidence. */
+  body?: unknown;
+}
+
+/** Result of {@link PayeeDriver.retrieve}. */
+export type RetrieveResult =
+  | { ok: true; cpr: unknown; status?: number; headers?: Record<string, string> }
+  | { ok: false; error: DriverError; headers?: Record<string, string> };
+
+/** Result of {@link PayeeDriver.retrievePlainHttp}: whether anything came back over plain HTTP. */
+export type PlainHttpResult =
+  | {
+      /** The plain-HTTP address answered. `servedJson` is the parsed body when it was JSON. */
+      answered: true;
+      status?: number;
+      servedJson?: unknown;
+      body?: string;
+    }
+  | {
+      /** Nothing answered (refused, reset, timeout): no CPR can have been served. */
+      answered: false;
+      reason: string;
+    };
+
+/** Parameters of a payee harness request (profile section 2). */
+export interface PayeeRequestParams {
+  rail_hint?: string;
+  amount?: string;
+  asset?: unknown;
+  memo?: string;
+  extensions?: Record<string, unknown>;
+  token_ttl_seconds?: number;
+  validity_seconds?: number;
+  delivery: 'reference' | 'inline';
+  qr?: true;
+}
+
+/** What the payee harness answers to a request (profile section 2). */
+export interface CreatedRequest {
+  uri: string;
+  request_id: string;
+  token_expires_at?: string;
+  qr_png_base64?: string;
+}
+
+/** Generic outcome of a harness call. */
+export type HarnessResult<T> = { ok: true; value: T; status?: number } | { ok: false; error: DriverError };
+
+/** Optional payee harness: lets the suite ask the payee for requests and fulfil them. */
+export interface PayeeHarness {
+  /** Asks the payee for a new payment request. */
+  createRequest(params: PayeeRequestParams): Promise<HarnessResult<CreatedRequest>>;
+  /** Marks a request fulfilled (spec 4.3 rule 5). */
+  fulfill(requestId: string): Promise<HarnessResult<unknown>>;
+}
+
+/**
+ * The payee system under test (CPR-1.0 sections 4 and 5).
+ * @example
+ * ```ts
+ * const r = await payee.retrieve('cpr://abc...?endpoint=https%3A%2F%2Fpayee.example');
+ * if (r.ok) validate(r.cpr); else console.log(r.error.code);
+ * ```
+ */
+export interface PayeeDriver {
+  /** Retrieves a CPR by token or by `cpr://` reference URI (spec 4.1). */
+  retrieve(tokenOrUri: string): Promise<RetrieveResult>;
+  /** Tries the same retrieval over plain HTTP (spec 5 rule 5); absent when no plain address is known. */
+  retrievePlainHttp?(token: string): Promise<PlainHttpResult>;
+  /** Optional harness; tests needing it are skipped when absent. */
+  harness?: PayeeHarness;
+  /** Releases resources. */
+  close?(): Promise<void>;
+}
+
+/** Derivation context given to the wallet (spec 2.9; profile section 3). */
+export interface DeriveContext {
+  payer: unknown;
+  rail: unknown;
+  authorization: unknown;
+  payer_amount?: string;
+  [member: string]: unknown;
+}
+
+/** Input of a derivation: a CPR object or a URI, and the context. */
+export interface DeriveInput {
+  cpr?: unknown;
+  uri?: string;
+  context: DeriveContext;
+}
+
+/** Result of {@link WalletDriver.derive}. */
+export type DeriveResult =
+  | { ok: true; payment: Record<string, unknown>; status?: number }
+  | { ok: false; error: { code?: string; message?: string; status?: number; body?: unknown } };
+
+/**
+ * The paying application under test, through one channel (spec 4.4).
+ * @example
+ * ```ts
+ * const r = await wallet.derive({ cpr, context: { payer, rail, authorization } });
+ * if (!r.ok) console.log(wallet.channel, r.error.code);
+ * ```
+ */
+export interface WalletDriver {
+  /** Channel name, used to label results. */
+  readonly channel: WalletChannel;
+  /** Runs spec 4.4 derivation. */
+  derive(input: DeriveInput): Promise<DeriveResult>;
+  /** Releases resources (e.g. stops a wallet command). */
+  close?(): Promise<void>;
+}
+
+/** Result of every Operator call: `ok` is true for a 2xx answer (or the binding's success). */
+export interface OperatorResult<T = unknown> {
+  ok: boolean;
+  /** HTTP status, when the binding has one. */
+  status?: number;
+  /** Parsed JSON body (or the raw text when it was not JSON). */
+  body: T | undefined;
+  /** Error answer: `code` and `message` from the body when present. */
+  error?: DriverError;
+  /** Response headers (lower-case names), when the binding has them. */
+  headers?: Record<string, string>;
+}
+
+/** Optional Operator harness (profile section 4). */
+export interface OperatorHarness {
+  expire(packId: string): Promise<OperatorResult>;
+  cancel(packId: string): Promise<OperatorResult>;
+}
+
+/** Endpoint names accepted by {@link OperatorDriver.rawPost}. */
+export type OperatorEndpoint = 'issue' | 'renew' | 'redeem';
+
+/**
+ * The cash-pack Operator under test (Cash-Pack API sections 4 and 5).
+ * @example
+ * ```ts
+ * const r = await operator.issue(signedLockRequest);
+ * if (r.ok) console.log((r.body as { pack_id: string }).pack_id);
+ * ```
+ */
+export interface OperatorDriver {
+  /** POST issue with a LockRequest. */
+  issue(lockRequest: unknown): Promise<OperatorResult>;
+  /** POST renew with the cash-pack and a renewal entry. */
+  renew(cashpack: unknown, entry: unknown): Promise<OperatorResult>;
+  /** POST redeem with the cash-pack and a redemption request. */
+  redeem(cashpack: unknown, request: unknown): Promise<OperatorResult>;
+  /** GET status; `credential` omitted means no Authorization is sent. */
+  status(packId: string, credential?: string): Promise<OperatorResult>;
+  /** GET the policy document. */
+  policy(): Promise<OperatorResult>;
+  /** GET the public signing key (JWK). */
+  publicKey(): Promise<OperatorResult>;
+  /** Sends a raw body (e.g. malformed JSON) to an endpoint: PROFILE checks only. */
+  rawPost?(endpoint: OperatorEndpoint, body: string): Promise<OperatorResult>;
+  /** Optional harness. */
+  harness?: OperatorHarness;
+  /** Releases resources. */
+  close?(): Promise<void>;
+}
+
+/** The drivers of one run; any may be absent. */
+export interface Drivers {
+  payee?: PayeeDriver;
+  /** One wallet driver per channel (http, stdio). */
+  wallets?: WalletDriver[];
+  operator?: OperatorDriver;
+}
+
+/** What a custom driver module's `createDrivers` receives beside the config. */
+export interface DriverFactoryContext {
+  /** Record every exchange here so it shows up as evidence (already-redacting). */
+  recorder: Recorder;
+}
+
+/**
+ * The module contract of `cprc run --driver ./my-driver.js` (see docs/drivers.md): the module
+ * exports `createDrivers(config, { recorder })` returning any of the drivers; targets it does not
+ * return use the default HTTP/stdio drivers.
+ */
+export type CreateDrivers = (config: RunConfig, ctx: DriverFactoryContext) => Drivers | Promise<Drivers>;
+
+/**
+ * A broken exchange (no answer from the target): refused, timeout, TLS failure, oversize body,
+ * dead wallet process, non-JSON line. The suite library reports it as an `error` result.
+ */
+export class DriverTransportError extends CprcError {
+  constructor(code: CprcErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+    this.name = 'DriverTransportError';
+  }
+}
+
+/** True when `err` is a {@link DriverTransportError} (or any tool error raised by a driver). */
+export function isTransportError(err: unknown): err is CprcError {
+  return (
+    err instanceof DriverTransportError ||
+    (err instanceof CprcError &&
+      ['CPRC_TIMEOUT', 'CPRC_RESPONSE_TOO_LARGE', 'CPRC_TARGET_UNREACHABLE', 'CPRC_DRIVER'].includes(
+        err.code,
+      ))
+  );
+}

@@ -1,0 +1,320 @@
+/**
+ * The reference Operator's HTTPS binding: a framework-free `node:https` server routing the
+ * spec CP 4 endpoints, the two well-known resources and the profile 4 harness onto a
+ * {@link ReferenceOperator}.
+ * @packageDocumentation
+ */
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import {
+  type Ed25519PrivateJwk,
+  type Ed25519PublicJwk,
+  generateEd25519KeyPair,
+  publicKeyFromJwk,
+} from '../../crypto/ed25519.js';
+import { CprcError } from '../../errors.js';
+import { OperatorError } from './errors.js';
+import {
+  type KnownPrincipal,
+  type OperatorDeps,
+  type OperatorResponse,
+  ReferenceOperator,
+} from './operator.js';
+import { assetKey, type LedgerSnapshot, OperatorStore } from './store.js';
+import type { OperatorIdentities, Policy, PrincipalIdentity } from './types.js';
+
+/** The defaults of the reference Operator's policy. */
+export const DEFAULT_POLICY: Readonly<Policy> = Object.freeze<Policy>({
+  operator_id: 'cprc-reference-operator',
+  max_amount: '1000000',
+  min_expiry_seconds: 60,
+  max_expiry_seconds: 30 * 24 * 60 * 60,
+  max_chain_depth: 5,
+  required_identity_level: 2,
+  assets: [{ type: 'fiat', code: 'EUR' }],
+  signature_alg: 'EdDSA',
+});
+
+/** Options of {@link startReferenceOperator}. */
+export interface ReferenceOperatorOptions {
+  /** Server certificate and key (PEM), e.g. from `createLoopbackPki()` in `src/reference/tls.ts`. */
+  tls: { certPem: string; keyPem: string };
+  /** Listen address. Default `127.0.0.1` (loopback only). */
+  host?: string;
+  /** Port; default 0 (any free port). */
+  port?: number;
+  /** Overrides of {@link DEFAULT_POLICY}. */
+  policy?: Partial<Policy>;
+  /** Time source. Default `() => new Date()`. */
+  clock?: () => Date;
+  /** Initial available balances in the policy's first asset. Defaults: funded "100000000", low_balance "5000". */
+  balances?: { funded?: string; low_balance?: string };
+  /** The Operator's signing key. Default: a fresh key. */
+  signingKey?: Ed25519PrivateJwk;
+  /** Operator class to run (a subclass of {@link ReferenceOperator}, e.g. a broken variant). */
+  operatorClass?: new (
+    deps: OperatorDeps,
+  ) => ReferenceOperator;
+  /** Store class to use (a subclass of {@link OperatorStore}, e.g. a racy variant). */
+  storeClass?: new () => OperatorStore;
+  /** Largest accepted request body in bytes. Default 65536. */
+  maxBodyBytes?: number;
+}
+
+/** A running reference Operator. */
+export interface RunningOperator {
+  /** `https://127.0.0.1:{port}`: the spec CP 4 `{base_url}`. */
+  baseUrl: string;
+  /** `{baseUrl}/harness`: the profile 4 operator harness. */
+  harnessUrl: string;
+  /** The profile section 5 test identities (secrets). */
+  identities: OperatorIdentities;
+  /** The policy it enforces and publishes. */
+  policy: Policy;
+  /** Its public signing key (as served at the well-known URL). */
+  operatorPublicJwk: Required<Ed25519PublicJwk>;
+  /** The operator instance (for ledger audits in tests). */
+  operator: ReferenceOperator;
+  /** Every account's balances as digit strings. */
+  ledger(): LedgerSnapshot;
+  /** Stops the server and drops open connections. */
+  close(): Promise<void>;
+}
+
+const DIGITS = /^[1-9][0-9]*$|^0$/;
+
+function resolvePolicy(overrides: Partial<Policy> | undefined): Policy {
+  const policy: Policy = { ...DEFAULT_POLICY, assets: [...DEFAULT_POLICY.assets], ...overrides };
+  const bad = (what: string) => new CprcError('CPRC_CONFIG_INVALID', `operator policy: ${what}`);
+  for (const key of [
+    'min_expiry_seconds',
+    'max_expiry_seconds',
+    'max_chain_depth',
+    'required_identity_level',
+  ] as const) {
+    if (!Number.isSafeInteger(policy[key]) || policy[key] < 0)
+      throw bad(`"${key}" must be a non-negative integer`);
+  }
+  if (!/^[1-9][0-9]*$/.test(policy.max_amount))
+    throw bad('"max_amount" must be a digit string without leading zero');
+  if (policy.min_expiry_seconds > policy.max_expiry_seconds) {
+    throw bad('"min_expiry_seconds" must not exceed "max_expiry_seconds"');
+  }
+  if (policy.required_identity_level < 1) throw bad('"required_identity_level" must be at least 1');
+  if (!Array.isArray(policy.assets) || policy.assets.length === 0)
+    throw bad('"assets" must list at least one asset');
+  if (policy.signature_alg !== 'EdDSA') throw bad('"signature_alg" must be "EdDSA"');
+  return policy;
+}
+
+function balance(value: string | undefined, fallback: string, name: string): bigint {
+  const v = value ?? fallback;
+  if (!DIGITS.test(v)) {
+    throw new CprcError('CPRC_CONFIG_INVALID', `operator balances: "${name}" must be a string of digits`);
+  }
+  return BigInt(v);
+}
+
+function secret(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+function newPrincipal(principal_id: string): PrincipalIdentity {
+  return { principal_id, private_key_jwk: generateEd25519KeyPair().privateJwk, status_credential: secret() };
+}
+
+/**
+ * Starts the reference Operator over HTTPS with fresh test identities (two principals, redeemer
+ * tokens at and below the required identity level, an operator status credential).
+ *
+ * @throws CprcError `CPRC_CONFIG_INVALID` for an invalid policy or balance option.
+ * @example
+ * ```ts
+ * const pki = await createLoopbackPki();
+ * const op = await startReferenceOperator({ tls: pki.server });
+ * // ... POST `${op.baseUrl}/v1/cashpack/issue` ...
+ * await op.close();
+ * ```
+ */
+export async function startReferenceOperator(options: ReferenceOperatorOptions): Promise<RunningOperator> {
+  const policy = resolvePolicy(options.policy);
+  const firstAsset = assetKey(policy.assets[0] as Policy['assets'][number]);
+  const funded = newPrincipal('principal-funded');
+  const low = newPrincipal('principal-low-balance');
+  const fundedBalance = balance(options.balances?.funded, '100000000', 'funded');
+  const lowBalance = balance(options.balances?.low_balance, '5000', 'low_balance');
+  low.available_balance = lowBalance.toString();
+  const identities: OperatorIdentities = {
+    principals: { funded, low_balance: low },
+    redeemer_identity_tokens: { sufficient: secret(), insufficient: secret() },
+    operator_status_credential: secret(),
+  };
+
+  const store = new (options.storeClass ?? OperatorStore)();
+  store.openAccount(funded.principal_id, firstAsset, fundedBalance);
+  store.openAccount(low.principal_id, firstAsset, lowBalance);
+  const principals = new Map<string, KnownPrincipal>(
+    [funded, low].map((p) => [
+      p.principal_id,
+      { publicKey: publicKeyFromJwk(p.private_key_jwk), statusCredential: p.status_credential },
+    ]),
+  );
+  const identityTokens = new Map<string, number>([
+    [identities.redeemer_identity_tokens.sufficient, policy.required_identity_level],
+    [identities.redeemer_identity_tokens.insufficient, policy.required_identity_level - 1],
+  ]);
+  const deps: OperatorDeps = {
+    policy,
+    signingKey: options.signingKey ?? generateEd25519KeyPair().privateJwk,
+    principals,
+    identityTokens,
+    operatorCredential: identities.operator_status_credential,
+    clock: options.clock ?? (() => new Date()),
+    store,
+  };
+  const operator = new (options.operatorClass ?? ReferenceOperator)(deps);
+  const maxBodyBytes = options.maxBodyBytes ?? 65_536;
+
+  const server: Server = createServer({ cert: options.tls.certPem, key: options.tls.keyPem }, (req, res) => {
+    handle(operator, req, maxBodyBytes).then(
+      (response) => send(res, response),
+      (error: unknown) => send(res, toErrorResponse(error)),
+    );
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const baseUrl = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return {
+    baseUrl,
+    harnessUrl: `${baseUrl}/harness`,
+    identities,
+    policy,
+    operatorPublicJwk: operator.publicJwk,
+    operator,
+    ledger: () => operator.store.ledger(),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+const STATUS_PATH = /^\/v1\/cashpack\/([^/]+)\/status$/;
+
+/** Routes one request (spec CP 4 endpoint table, well-known table, profile 4 harness). */
+async function handle(
+  operator: ReferenceOperator,
+  req: IncomingMessage,
+  maxBodyBytes: number,
+): Promise<OperatorResponse> {
+  const path = new URL(req.url ?? '/', 'https://operator.invalid').pathname;
+  const method = req.method ?? 'GET';
+  const post: Record<string, (body: unknown) => Promise<OperatorResponse>> = {
+    '/v1/cashpack/issue': (b) => operator.issue(b),
+    '/v1/cashpack/renew': (b) => operator.renew(b),
+    '/v1/cashpack/redeem': (b) => operator.redeem(b),
+    '/harness/expire': (b) => operator.expire(b),
+    '/harness/cancel': (b) => operator.cancel(b),
+  };
+  const postHandler = post[path];
+  if (postHandler !== undefined) {
+    if (method !== 'POST') return methodNotAllowed('POST');
+    return postHandler(await readJson(req, maxBodyBytes));
+  }
+  const get: Record<string, () => OperatorResponse> = {
+    '/.well-known/cashpack-policy.json': () => operator.policyDocument(),
+    '/.well-known/cashpack-pubkey.json': () => operator.publicKeyDocument(),
+  };
+  const statusMatch = STATUS_PATH.exec(path);
+  const getHandler = get[path];
+  if (getHandler !== undefined || statusMatch !== null) {
+    if (method !== 'GET') return methodNotAllowed('GET');
+    req.resume();
+    if (getHandler !== undefined) return getHandler();
+    let packId: string;
+    try {
+      packId = decodeURIComponent(statusMatch?.[1] ?? '');
+    } catch {
+      packId = '';
+    }
+    return operator.status(packId, req.headers.authorization);
+  }
+  req.resume();
+  return {
+    status: 404,
+    body: { error: { code: 'INVALID_REQUEST', message: `no such endpoint: ${method} ${path}` } },
+  };
+}
+
+function methodNotAllowed(allowed: string): OperatorResponse {
+  return {
+    status: 405,
+    body: { error: { code: 'INVALID_REQUEST', message: `method not allowed here; use ${allowed}` } },
+  };
+}
+
+/** Profile 1: JSON bodies; malformed JSON or an oversized body is INVALID_REQUEST. */
+function readJson(req: IncomingMessage, maxBodyBytes: number): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on('data', (chunk: Buffer) => {
+      if (failed) return;
+      size += chunk.length;
+      if (size > maxBodyBytes) {
+        failed = true;
+        reject(new OperatorError('INVALID_REQUEST', `request body exceeds ${maxBodyBytes} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('error', (error) => {
+      if (!failed) reject(error);
+      failed = true;
+    });
+    req.on('end', () => {
+      if (failed) return;
+      const text = Buffer.concat(chunks).toString('utf8');
+      try {
+        resolve(JSON.parse(text) as unknown);
+      } catch {
+        reject(
+          new OperatorError(
+            'INVALID_REQUEST',
+            'request body is not valid JSON (profile 1: application/json)',
+          ),
+        );
+      }
+    });
+  });
+}
+
+function toErrorResponse(error: unknown): OperatorResponse {
+  if (error instanceof OperatorError) return { status: error.status, body: error.toBody() };
+  // A defect of the reference itself: report it without internals (no stack, no secrets).
+  return {
+    status: 500,
+    body: { error: { code: 'INTERNAL_ERROR', message: 'the reference operator failed unexpectedly' } },
+  };
+}
+
+function send(res: ServerResponse, response: OperatorResponse): void {
+  const text = JSON.stringify(response.body);
+  res.writeHead(response.status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+  });
+  res.end(text);
+}

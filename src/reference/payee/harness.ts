@@ -1,0 +1,210 @@
+/**
+ * Parsing of the reference payee's harness bodies (profile 2, "Optional payee harness").
+ * Hand-written rather than schema-driven so the reference stays independent of the checks that
+ * grade it, and so every refusal names the member and says what to do.
+ *
+ * @packageDocumentation
+ */
+import { code as currencyByCode } from 'currency-codes';
+
+/** The RailHint enumeration (spec 2.4). */
+export const RAIL_HINTS = ['ON_CHAIN', 'SEPA_CT', 'SEPA_INST', 'ACH', 'PIX', 'UPI', 'SWIFT', 'OPEN'] as const;
+
+/** One value of the RailHint enumeration (spec 2.4). */
+export type RailHint = (typeof RAIL_HINTS)[number];
+
+/** AssetDescriptor (spec 2.3). */
+export interface Asset {
+  /** `fiat`, `stablecoin`, `crypto` or `tokenized`. */
+  type: 'fiat' | 'stablecoin' | 'crypto' | 'tokenized';
+  /** ISO 4217 for fiat; token symbol or contract reference otherwise. */
+  code: string;
+  /** Required for stablecoin and tokenized. */
+  chain_id?: string;
+}
+
+/** A parsed `POST {harness}/requests` body. */
+export interface CreateRequestParams {
+  /** Rail; `SEPA_CT` when the body names none. */
+  railHint: RailHint;
+  /** Fixed amount (digit string), or absent for an open amount. */
+  amount?: string;
+  /** Asset; the rail's usual asset when absent. */
+  asset?: Asset;
+  /** Memo (at most 140 code points). */
+  memo?: string;
+  /** Extensions to carry. */
+  extensions?: Record<string, unknown>;
+  /** Wanted token lifetime (capped by the payee). */
+  tokenTtlSeconds?: number;
+  /** Wanted validity window (capped by the payee). */
+  validitySeconds?: number;
+  /** Delivery form. */
+  delivery: 'reference' | 'inline';
+  /** Whether to add the QR PNG. */
+  qr: boolean;
+}
+
+/** The outcome of parsing a harness body: the value or a message for a person. */
+export type ParseResult<T> = { ok: true; value: T } | { ok: false; message: string };
+
+const ASSET_TYPES = ['fiat', 'stablecoin', 'crypto', 'tokenized'] as const;
+const CREATE_MEMBERS = new Set([
+  'rail_hint',
+  'amount',
+  'asset',
+  'memo',
+  'extensions',
+  'token_ttl_seconds',
+  'validity_seconds',
+  'delivery',
+  'qr',
+]);
+/** Profile 1: an amount is at most 2^256 - 1. */
+const MAX_AMOUNT = 2n ** 256n - 1n;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function positiveInteger(body: Record<string, unknown>, name: string): ParseResult<number | undefined> {
+  const v = body[name];
+  if (v === undefined) return { ok: true, value: undefined };
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) {
+    return { ok: false, message: `"${name}" must be a positive integer number of seconds` };
+  }
+  return { ok: true, value: v };
+}
+
+/** Parses an AssetDescriptor (spec 2.3): ISO 4217 code for fiat, chain_id for stablecoin/tokenized. */
+export function parseAsset(v: unknown): ParseResult<Asset> {
+  if (!isPlainObject(v)) return { ok: false, message: '"asset" must be an object {type, code, chain_id?}' };
+  for (const k of Object.keys(v)) {
+    if (k !== 'type' && k !== 'code' && k !== 'chain_id') {
+      return {
+        ok: false,
+        message: `"asset.${k}" is not a member of an asset descriptor (type, code, chain_id)`,
+      };
+    }
+  }
+  const { type, code, chain_id } = v;
+  if (typeof type !== 'string' || !(ASSET_TYPES as readonly string[]).includes(type)) {
+    return { ok: false, message: `"asset.type" must be one of ${ASSET_TYPES.join(', ')}` };
+  }
+  if (typeof code !== 'string' || code.length === 0)
+    return { ok: false, message: '"asset.code" must be a non-empty string' };
+  if (type === 'fiat' && currencyByCode(code) === undefined) {
+    return {
+      ok: false,
+      message: `"asset.code" ${JSON.stringify(code)} is not an ISO 4217 currency code (fiat)`,
+    };
+  }
+  if (chain_id !== undefined && (typeof chain_id !== 'string' || chain_id.length === 0)) {
+    return { ok: false, message: '"asset.chain_id" must be a non-empty string' };
+  }
+  if ((type === 'stablecoin' || type === 'tokenized') && chain_id === undefined) {
+    return { ok: false, message: `"asset.chain_id" is required for a ${type} asset (spec 2.3)` };
+  }
+  return {
+    ok: true,
+    value: {
+      type: type as Asset['type'],
+      code,
+      ...(chain_id === undefined ? {} : { chain_id: chain_id as string }),
+    },
+  };
+}
+
+/**
+ * Parses a `POST {harness}/requests` body (profile 2).
+ *
+ * @example
+ * ```ts
+ * parseCreateRequest({ rail_hint: 'PIX', amount: '1500', delivery: 'reference' });
+ * ```
+ */
+export function parseCreateRequest(body: unknown): ParseResult<CreateRequestParams> {
+  if (!isPlainObject(body)) return { ok: false, message: 'the body must be a json object' };
+  for (const k of Object.keys(body)) {
+    if (!CREATE_MEMBERS.has(k)) {
+      return {
+        ok: false,
+        message: `"${k}" is not a member of a create-request body; allowed: ${[...CREATE_MEMBERS].join(', ')}`,
+      };
+    }
+  }
+  const { rail_hint, amount, asset, memo, extensions, delivery, qr } = body;
+  if (delivery !== 'reference' && delivery !== 'inline') {
+    return { ok: false, message: '"delivery" is required and must be "reference" or "inline"' };
+  }
+  if (
+    rail_hint !== undefined &&
+    (typeof rail_hint !== 'string' || !(RAIL_HINTS as readonly string[]).includes(rail_hint))
+  ) {
+    return { ok: false, message: `"rail_hint" must be one of ${RAIL_HINTS.join(', ')}` };
+  }
+  if (amount !== undefined) {
+    // Profile 1: a digit string, no sign, no leading zero, 1 .. 2^256 - 1; never a JS number.
+    if (typeof amount !== 'string' || !/^[1-9][0-9]*$/.test(amount)) {
+      return {
+        ok: false,
+        message: '"amount" must be a string of base-10 digits without sign or leading zero, e.g. "1500"',
+      };
+    }
+    if (amount.length > 78 || BigInt(amount) > MAX_AMOUNT) {
+      return { ok: false, message: '"amount" must be at most 2^256 - 1' };
+    }
+  }
+  let parsedAsset: Asset | undefined;
+  if (asset !== undefined) {
+    const a = parseAsset(asset);
+    if (!a.ok) return a;
+    parsedAsset = a.value;
+  }
+  if (memo !== undefined) {
+    if (typeof memo !== 'string') return { ok: false, message: '"memo" must be a string' };
+    // Spec 2.1 / 8: at most 140 characters; profile 2: counted in code points.
+    const length = [...memo].length;
+    if (length > 140)
+      return { ok: false, message: `"memo" has ${length} characters; at most 140 are allowed` };
+  }
+  if (extensions !== undefined && !isPlainObject(extensions)) {
+    return { ok: false, message: '"extensions" must be a json object' };
+  }
+  if (qr !== undefined && typeof qr !== 'boolean')
+    return { ok: false, message: '"qr" must be true or false' };
+  const ttl = positiveInteger(body, 'token_ttl_seconds');
+  if (!ttl.ok) return ttl;
+  const validity = positiveInteger(body, 'validity_seconds');
+  if (!validity.ok) return validity;
+  return {
+    ok: true,
+    value: {
+      railHint: (rail_hint as RailHint | undefined) ?? 'SEPA_CT',
+      ...(amount === undefined ? {} : { amount: amount as string }),
+      ...(parsedAsset === undefined ? {} : { asset: parsedAsset }),
+      ...(memo === undefined ? {} : { memo: memo as string }),
+      ...(extensions === undefined ? {} : { extensions: extensions as Record<string, unknown> }),
+      ...(ttl.value === undefined ? {} : { tokenTtlSeconds: ttl.value }),
+      ...(validity.value === undefined ? {} : { validitySeconds: validity.value }),
+      delivery,
+      qr: qr === true,
+    },
+  };
+}
+
+/** Parses a `POST {harness}/fulfillments` body `{request_id}` (profile 2). */
+export function parseFulfillment(body: unknown): ParseResult<string> {
+  if (!isPlainObject(body))
+    return { ok: false, message: 'the body must be a json object {"request_id": "<uuid>"}' };
+  for (const k of Object.keys(body)) {
+    if (k !== 'request_id')
+      return { ok: false, message: `"${k}" is not a member of a fulfillment body; send only "request_id"` };
+  }
+  const id = body.request_id;
+  if (typeof id !== 'string' || !UUID.test(id)) {
+    return { ok: false, message: '"request_id" is required and must be a uuid' };
+  }
+  return { ok: true, value: id.toLowerCase() };
+}

@@ -1,0 +1,441 @@
+/**
+ * The reference payee system (spec 4.1-4.3, 5, 7, INV-8; profile 2): CPR retrieval over HTTPS
+ * with single-use ephemeral tokens, the optional payee harness, and a plain-HTTP listener that
+ * never serves a CPR.
+ *
+ * @packageDocumentation
+ */
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { renderQrPng } from '../../codec/qr.js';
+import { encodeInlineUri, encodeReferenceUri } from '../../codec/uri.js';
+import { CprcError } from '../../errors.js';
+import { DocumentBuilder, rfc3339 } from './documents.js';
+import { parseCreateRequest, parseFulfillment } from './harness.js';
+import { RequestRegistry } from './requests.js';
+import { MAX_TOKEN_TTL_SECONDS, TokenStore } from './tokens.js';
+
+/** Options of {@link startReferencePayee}. */
+export interface ReferencePayeeOptions {
+  /** Server certificate and key (PEM), e.g. from `createLoopbackPki().server`. */
+  tls: { certPem: string; keyPem: string };
+  /** Listen address; default `127.0.0.1`. */
+  host?: string;
+  /** HTTPS port; default 0 (any free port). */
+  port?: number;
+  /** Plain-HTTP port; default 0 (any free port). */
+  plainPort?: number;
+  /** Token lifetime ceiling in seconds, 1..900; default 900 (spec 5 rule 1, profile 2). */
+  maxTokenTtlSeconds?: number;
+  /** Validity window ceiling (expires_at - created_at) in seconds; default 30 days (INV-8). */
+  maxValiditySeconds?: number;
+  /** Validity window when the harness asks for none; default 3600 s (capped by the ceiling). */
+  defaultValiditySeconds?: number;
+  /** Largest harness body accepted, bytes; default 64 KiB. */
+  maxBodyBytes?: number;
+  /** The payee's clock; default `() => new Date()`. Tests pass a controllable clock. */
+  clock?: () => Date;
+  /** Token store (seam for broken variants); default a fresh {@link TokenStore}. */
+  tokenStore?: TokenStore;
+  /** Document builder (seam for broken variants); default a fresh {@link DocumentBuilder}. */
+  documentBuilder?: DocumentBuilder;
+  /** Request registry (seam for broken variants); default a fresh {@link RequestRegistry}. */
+  requestRegistry?: RequestRegistry;
+}
+
+/** A running reference payee. */
+export interface RunningPayee {
+  /** HTTPS base URL; CPRs are at `{baseUrl}/cpr/{token}`. */
+  baseUrl: string;
+  /** Harness URL: `{baseUrl}/harness`. */
+  harnessUrl: string;
+  /** The plain-HTTP listener's URL (never serves a CPR). */
+  plainHttpUrl: string;
+  /** Stops both listeners and drops open connections. */
+  close(): Promise<void>;
+}
+
+/** The profile's error body (profile 1). Never contains CPR fields (profile 2). */
+function errorBody(code: string, message: string): string {
+  return JSON.stringify({ error: { code, message } });
+}
+
+function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+    'cache-control': 'no-store',
+    ...headers,
+  });
+  res.end(body);
+}
+
+function positiveInt(
+  name: string,
+  v: number | undefined,
+  fallback: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
+  const value = v ?? fallback;
+  if (!Number.isSafeInteger(value) || value < 1 || value > max) {
+    throw new CprcError('CPRC_USAGE', `${name} must be an integer from 1 to ${max}, got ${String(v)}`);
+  }
+  return value;
+}
+
+/**
+ * The reference payee. Components are injectable and every duty is an overridable method, so a
+ * deliberately broken variant (`test/broken/`) changes exactly one behaviour.
+ *
+ * @example
+ * ```ts
+ * const payee = await new ReferencePayee({ tls: pki.server }).start();
+ * ```
+ */
+export class ReferencePayee {
+  /** Token store (spec 5). */
+  protected readonly tokens: TokenStore;
+  /** Document builder (spec 2). */
+  protected readonly documents: DocumentBuilder;
+  /** Issued requests (spec 4.3 rule 5). */
+  protected readonly requests: RequestRegistry;
+  /** The clock. */
+  protected readonly clock: () => Date;
+  /** Token lifetime ceiling, seconds. */
+  protected readonly maxTokenTtlSeconds: number;
+  /** Validity ceiling, seconds. */
+  protected readonly maxValiditySeconds: number;
+  /** Default validity, seconds. */
+  protected readonly defaultValiditySeconds: number;
+  /** Harness body limit, bytes. */
+  protected readonly maxBodyBytes: number;
+  /** HTTPS base URL, known once listening. */
+  protected baseUrl = '';
+
+  constructor(protected readonly options: ReferencePayeeOptions) {
+    if (
+      options?.tls === undefined ||
+      typeof options.tls.certPem !== 'string' ||
+      typeof options.tls.keyPem !== 'string'
+    ) {
+      throw new CprcError(
+        'CPRC_USAGE',
+        'the reference payee needs tls: { certPem, keyPem } (e.g. from createLoopbackPki())',
+      );
+    }
+    this.tokens = options.tokenStore ?? new TokenStore();
+    this.documents = options.documentBuilder ?? new DocumentBuilder();
+    this.requests = options.requestRegistry ?? new RequestRegistry();
+    this.clock = options.clock ?? (() => new Date());
+    // Spec 5 rule 1 / profile 2: a token lifetime of at most 900 s.
+    this.maxTokenTtlSeconds = positiveInt(
+      'maxTokenTtlSeconds',
+      options.maxTokenTtlSeconds,
+      MAX_TOKEN_TTL_SECONDS,
+      MAX_TOKEN_TTL_SECONDS,
+    );
+    // INV-8: a bounded expires_at.
+    this.maxValiditySeconds = positiveInt('maxValiditySeconds', options.maxValiditySeconds, 30 * 24 * 3600);
+    this.defaultValiditySeconds = Math.min(
+      positiveInt('defaultValiditySeconds', options.defaultValiditySeconds, 3600),
+      this.maxValiditySeconds,
+    );
+    this.maxBodyBytes = positiveInt('maxBodyBytes', options.maxBodyBytes, 64 * 1024);
+  }
+
+  /** Starts the HTTPS and plain-HTTP listeners. */
+  async start(): Promise<RunningPayee> {
+    const host = this.options.host ?? '127.0.0.1';
+    let https: Server;
+    try {
+      https = createHttpsServer(
+        { cert: this.options.tls.certPem, key: this.options.tls.keyPem },
+        (req, res) => {
+          void this.dispatch(req, res, () => this.handleHttps(req, res));
+        },
+      );
+    } catch (cause) {
+      // The key is a secret: the message never quotes it.
+      throw new CprcError(
+        'CPRC_INPUT_INVALID',
+        'tls.certPem or tls.keyPem is not a usable PEM certificate and key',
+        {
+          cause,
+        },
+      );
+    }
+    const plain = createHttpServer((req, res) => {
+      void this.dispatch(req, res, () => this.handlePlainHttp(req, res));
+    });
+    try {
+      const port = await listen(https, host, this.options.port ?? 0);
+      const plainPort = await listen(plain, host, this.options.plainPort ?? 0);
+      const h = host.includes(':') ? `[${host}]` : host;
+      this.baseUrl = `https://${h}:${port}`;
+      const closeAll = async () => {
+        await Promise.all([closeServer(https), closeServer(plain)]);
+      };
+      return {
+        baseUrl: this.baseUrl,
+        harnessUrl: `${this.baseUrl}/harness`,
+        plainHttpUrl: `http://${h}:${plainPort}`,
+        close: closeAll,
+      };
+    } catch (err) {
+      await Promise.all([closeServer(https), closeServer(plain)]);
+      throw err;
+    }
+  }
+
+  /** Runs a handler; an unexpected failure becomes a 500 error body, never a hang or a crash. */
+  protected async dispatch(req: IncomingMessage, res: ServerResponse, handler: () => void | Promise<void>) {
+    try {
+      await handler();
+    } catch {
+      if (!res.headersSent)
+        send(res, 500, errorBody('INTERNAL_ERROR', 'the payee failed to answer this request'));
+      else res.destroy();
+      req.resume();
+    }
+  }
+
+  /** Routes an HTTPS request: retrieval (spec 4.1) and the harness (profile 2). */
+  protected async handleHttps(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? '/', 'https://payee.invalid').pathname;
+    const retrieval = /^\/cpr\/([^/]*)$/.exec(path);
+    if (retrieval !== null) {
+      req.resume();
+      if (req.method !== 'GET') {
+        return send(res, 400, errorBody('INVALID_REQUEST', 'cpr retrieval takes GET only'));
+      }
+      return this.retrieve(retrieval[1] ?? '', res);
+    }
+    if (path === '/harness/requests' || path === '/harness/fulfillments') {
+      if (req.method !== 'POST') {
+        req.resume();
+        return send(res, 400, errorBody('INVALID_REQUEST', `${path} takes POST with a json body`));
+      }
+      const body = await this.readJson(req);
+      if (!body.ok) return send(res, 400, errorBody('INVALID_REQUEST', body.message));
+      return path === '/harness/requests'
+        ? this.createRequest(body.value, res)
+        : this.fulfill(body.value, res);
+    }
+    req.resume();
+    return send(
+      res,
+      404,
+      errorBody('INVALID_REQUEST', `no endpoint at ${req.method} ${path}; see GET /cpr/{token}`),
+    );
+  }
+
+  /**
+   * The plain-HTTP listener (spec 5 rules 4-5: the token and the CPR travel over TLS only):
+   * every request gets 426 and an error body, no redirect, no CPR field.
+   */
+  protected handlePlainHttp(req: IncomingMessage, res: ServerResponse): void | Promise<void> {
+    req.resume();
+    send(
+      res,
+      426,
+      errorBody('INVALID_REQUEST', 'this listener does not use tls; cpr payloads are served over https only'),
+      { upgrade: 'TLS/1.2, HTTP/1.1', connection: 'close' },
+    );
+  }
+
+  /**
+   * `GET /cpr/{token}` (spec 4.1; spec 5 rules 1-3; profile 2): the first use returns the full
+   * CPR; a later use 410 TOKEN_CONSUMED; past its lifetime 410 TOKEN_EXPIRED; never issued 404
+   * TOKEN_UNKNOWN.
+   */
+  protected async retrieve(token: string, res: ServerResponse): Promise<void> {
+    const result = await this.tokens.consume(token, this.clock());
+    switch (result.outcome) {
+      case 'served':
+        return send(res, 200, result.record.body);
+      case 'consumed':
+        return send(
+          res,
+          410,
+          errorBody('TOKEN_CONSUMED', 'this token was already used; ask the payee for a new request'),
+        );
+      case 'expired':
+        return send(
+          res,
+          410,
+          errorBody('TOKEN_EXPIRED', 'this token has expired; ask the payee for a new request'),
+        );
+      default:
+        return send(res, 404, errorBody('TOKEN_UNKNOWN', 'this payee never issued this token'));
+    }
+  }
+
+  /** `POST {harness}/requests` (profile 2): builds a CPR and answers 201 `{uri, request_id, ...}`. */
+  protected async createRequest(body: unknown, res: ServerResponse): Promise<void> {
+    const parsed = parseCreateRequest(body);
+    if (!parsed.ok) return send(res, 400, errorBody('INVALID_REQUEST', parsed.message));
+    const params = parsed.value;
+    const now = this.clock();
+    const requestId = this.documents.newRequestId();
+    const window = this.documents.validityWindow(
+      now,
+      params.validitySeconds ?? this.defaultValiditySeconds,
+      this.maxValiditySeconds,
+    );
+    const doc = this.documents.build(params, requestId, window);
+
+    let uri: string;
+    let tokenExpiresAt: string | undefined;
+    if (params.delivery === 'inline') {
+      uri = encodeInlineUri(doc);
+    } else {
+      // Profile 2: the requested lifetime, capped at this payee's maximum (itself at most 900 s).
+      const ttl = Math.min(params.tokenTtlSeconds ?? this.maxTokenTtlSeconds, this.maxTokenTtlSeconds);
+      const record = this.tokens.issue({ requestId, body: JSON.stringify(doc), ttlSeconds: ttl, now });
+      uri = encodeReferenceUri(record.token, this.baseUrl);
+      tokenExpiresAt = record.expiresAt.toISOString();
+    }
+    let qrPngBase64: string | undefined;
+    if (params.qr) {
+      // Spec 4.3 rule 1; profile 2: byte mode, error correction M or better.
+      const qr = await renderQrPng(uri, { errorCorrection: 'M' });
+      if (!qr.ok) {
+        const why = qr.findings.map((f) => f.message).join('; ');
+        return send(res, 400, errorBody('INVALID_REQUEST', `cannot render the uri as a qr code: ${why}`));
+      }
+      qrPngBase64 = qr.png.toString('base64');
+    }
+    this.requests.register({ requestId, expiresAt: window.expiresAt });
+    send(
+      res,
+      201,
+      JSON.stringify({
+        uri,
+        request_id: requestId,
+        ...(tokenExpiresAt === undefined ? {} : { token_expires_at: tokenExpiresAt }),
+        ...(qrPngBase64 === undefined ? {} : { qr_png_base64: qrPngBase64 }),
+      }),
+    );
+  }
+
+  /**
+   * `POST {harness}/fulfillments` (profile 2; spec 4.3 rule 5; spec 7 rule 2): 200 the first
+   * time; 409 DUPLICATE_ID after; 409 REQUEST_EXPIRED past expires_at; 404 REQUEST_UNKNOWN.
+   */
+  protected async fulfill(body: unknown, res: ServerResponse): Promise<void> {
+    const parsed = parseFulfillment(body);
+    if (!parsed.ok) return send(res, 400, errorBody('INVALID_REQUEST', parsed.message));
+    const result = this.requests.fulfill(parsed.value, this.clock());
+    switch (result.outcome) {
+      case 'fulfilled':
+        return send(
+          res,
+          200,
+          JSON.stringify({
+            request_id: result.request.requestId,
+            fulfilled_at: rfc3339(result.request.fulfilledAt ?? this.clock()),
+          }),
+        );
+      case 'duplicate':
+        return send(
+          res,
+          409,
+          errorBody('DUPLICATE_ID', 'this request was already fulfilled; it cannot be fulfilled again'),
+        );
+      case 'expired':
+        return send(
+          res,
+          409,
+          errorBody('REQUEST_EXPIRED', 'this request is past its expires_at; it cannot be fulfilled'),
+        );
+      default:
+        return send(
+          res,
+          404,
+          errorBody('REQUEST_UNKNOWN', 'this payee never issued a request with this request_id'),
+        );
+    }
+  }
+
+  /** Reads a JSON body up to {@link ReferencePayeeOptions.maxBodyBytes}. */
+  protected readJson(
+    req: IncomingMessage,
+  ): Promise<{ ok: true; value: unknown } | { ok: false; message: string }> {
+    return new Promise((resolve) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let tooLarge = false;
+      req.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > this.maxBodyBytes) tooLarge = true;
+        else chunks.push(chunk);
+      });
+      req.on('error', () => resolve({ ok: false, message: 'the request body could not be read' }));
+      req.on('end', () => {
+        if (tooLarge) return resolve({ ok: false, message: `the body exceeds ${this.maxBodyBytes} bytes` });
+        const text = Buffer.concat(chunks).toString('utf8');
+        if (text.trim().length === 0)
+          return resolve({ ok: false, message: 'the body is empty; send a json object' });
+        try {
+          resolve({ ok: true, value: JSON.parse(text) as unknown });
+        } catch (e) {
+          resolve({ ok: false, message: `the body is not valid json: ${(e as Error).message}` });
+        }
+      });
+    });
+  }
+}
+
+function listen(server: Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) => {
+      reject(
+        new CprcError(
+          'CPRC_IO',
+          `the reference payee cannot listen on ${host}:${port}: ${err.code ?? err.message}`,
+        ),
+      );
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve();
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+/**
+ * Starts the reference payee on 127.0.0.1: `GET {baseUrl}/cpr/{token}` over HTTPS, the harness
+ * at `{baseUrl}/harness`, and a plain-HTTP listener that never serves a CPR.
+ *
+ * @throws CprcError `CPRC_USAGE` for an out-of-range option, `CPRC_INPUT_INVALID` for unusable
+ *   TLS material, `CPRC_IO` when a port cannot be bound.
+ * @example
+ * ```ts
+ * const { ca, server } = await createLoopbackPki();
+ * const payee = await startReferencePayee({ tls: server, maxTokenTtlSeconds: 300 });
+ * // ... POST `${payee.harnessUrl}/requests` {"delivery": "reference"}
+ * await payee.close();
+ * ```
+ */
+export function startReferencePayee(options: ReferencePayeeOptions): Promise<RunningPayee> {
+  try {
+    return new ReferencePayee(options).start();
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}

@@ -1,0 +1,246 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { type DerivationResult, derivePayment } from '../derivation/derive.js';
+import type { DerivationError } from '../derivation/errors.js';
+import { createHttpsCprFetcher } from '../derivation/fetch.js';
+import { DEFAULT_SUPPORTED_RAILS, type Rail } from '../derivation/rails.js';
+import type { ServerCertificate } from './tls.js';
+
+/** Largest harness request body accepted, in bytes. */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Options shared by both forms of the wallet harness (profile section 3). */
+export interface WalletCoreOptions {
+  /** PEM certificates of the CAs trusted when retrieving reference URIs (the suite CA among them). */
+  trustedCaPems: string[];
+  /** Rails the wallet executes (default: every rail but SWIFT). */
+  supportedRails?: readonly Rail[];
+  /** The wallet's clock (default: the system clock). */
+  clock?: () => Date;
+  /** Timeout of a CPR retrieval, in milliseconds (default 10 000). */
+  fetchTimeoutMs?: number;
+}
+
+/** Options of {@link startReferenceWallet}. */
+export interface ReferenceWalletOptions extends WalletCoreOptions {
+  /** The server's certificate and key (e.g. `createLoopbackPki().server`). */
+  tls: ServerCertificate;
+  /** Port to listen on, on 127.0.0.1 (default 0: any free port). */
+  port?: number;
+}
+
+/** A running reference wallet harness. */
+export interface ReferenceWallet {
+  /** `https://127.0.0.1:<port>/harness`; derivations are posted to `{harnessUrl}/derive`. */
+  harnessUrl: string;
+  /** Stops the server and releases the CPR fetcher's connections. */
+  close(): Promise<void>;
+}
+
+/** A derivation endpoint independent of its transport: the body in, `{payment}` or `{error}` out. */
+export interface WalletCore {
+  /** Derives from one harness body (already parsed). */
+  derive(body: unknown): Promise<DerivationResult>;
+  /** Releases the CPR fetcher's connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * The derivation behind both harness forms: {@link derivePayment} with an HTTPS fetcher that
+ * trusts `trustedCaPems`, the configured rails and clock.
+ *
+ * @example
+ * ```ts
+ * const core = createWalletCore({ trustedCaPems: [caPem] });
+ * const result = await core.derive({ uri, context });
+ * await core.close();
+ * ```
+ */
+export function createWalletCore(options: WalletCoreOptions): WalletCore {
+  const fetcher = createHttpsCprFetcher({
+    trustedCaPems: options.trustedCaPems,
+    ...(options.fetchTimeoutMs !== undefined ? { timeoutMs: options.fetchTimeoutMs } : {}),
+  });
+  const supportedRails = options.supportedRails ?? DEFAULT_SUPPORTED_RAILS;
+  const clock = options.clock ?? (() => new Date());
+  return {
+    derive: (body) =>
+      derivePayment(body as Parameters<typeof derivePayment>[0], {
+        now: clock(),
+        supportedRails,
+        fetchCpr: fetcher.fetchCpr,
+      }),
+    close: () => fetcher.close(),
+  };
+}
+
+/**
+ * The harness answer of profile section 3 for a derivation result: `{payment}` or `{error}`,
+ * with the HTTP status of the HTTPS form (200, 422, or 400 for `INVALID_REQUEST`).
+ */
+export function harnessAnswer(result: DerivationResult): { status: number; body: unknown } {
+  if (result.ok) return { status: 200, body: { payment: result.payment } };
+  return { status: result.error.code === 'INVALID_REQUEST' ? 400 : 422, body: { error: result.error } };
+}
+
+/**
+ * The stdio answer of profile section 3 for a derivation result: `{payment}` or `{error}`. The
+ * stdio form has no status to tell a malformed request apart, so a request that is not in the
+ * harness shape answers `INVALID_STRUCTURE`, like a line that is not JSON.
+ */
+export function stdioAnswer(result: DerivationResult): { payment: unknown } | { error: DerivationError } {
+  if (result.ok) return { payment: result.payment };
+  if (result.error.code === 'INVALID_REQUEST')
+    return { error: { ...result.error, code: 'INVALID_STRUCTURE' } };
+  return { error: result.error };
+}
+
+/**
+ * Starts the reference wallet's HTTPS harness (profile section 3) on 127.0.0.1:
+ * `POST {harnessUrl}/derive` `{cpr?|uri?, context}` -> 200 `{payment}`, 422 `{error}`, or 400
+ * `INVALID_REQUEST` for a body that is not in the harness shape.
+ *
+ * @example
+ * ```ts
+ * const { ca, server } = await createLoopbackPki();
+ * const wallet = await startReferenceWallet({ tls: server, trustedCaPems: [ca.certPem] });
+ * // POST `${wallet.harnessUrl}/derive` ...
+ * await wallet.close();
+ * ```
+ */
+export async function startReferenceWallet(options: ReferenceWalletOptions): Promise<ReferenceWallet> {
+  const core = createWalletCore(options);
+  const server: Server = createServer({ cert: options.tls.certPem, key: options.tls.keyPem }, (req, res) => {
+    handle(core, req, res).catch((err: unknown) => {
+      send(res, 500, {
+        error: {
+          code: 'INTERNAL',
+          message: `the wallet failed: ${err instanceof Error ? err.message : String(err)}`,
+        },
+      });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  let closed: Promise<void> | undefined;
+  return {
+    harnessUrl: `https://127.0.0.1:${port}/harness`,
+    close() {
+      closed ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        await core.close();
+      })();
+      return closed;
+    },
+  };
+}
+
+async function handle(core: WalletCore, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const path = new URL(req.url ?? '/', 'https://127.0.0.1').pathname;
+  if (path !== '/harness/derive') {
+    await drain(req);
+    send(res, 404, {
+      error: { code: 'NOT_FOUND', message: `no such path ${path}; post derivations to /harness/derive` },
+    });
+    return;
+  }
+  if (req.method !== 'POST') {
+    await drain(req);
+    res.setHeader('allow', 'POST');
+    send(res, 405, {
+      error: { code: 'INVALID_REQUEST', message: `${req.method} is not allowed here; use POST` },
+    });
+    return;
+  }
+  const text = await readBody(req);
+  if (text === undefined) {
+    send(res, 413, invalid(`the body is larger than ${MAX_BODY_BYTES} bytes`));
+    return;
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    send(res, 400, invalid('the body is not json; send {cpr|uri, context} as application/json'));
+    return;
+  }
+  const answer = harnessAnswer(await core.derive(body));
+  send(res, answer.status, answer.body);
+}
+
+function invalid(message: string): { error: DerivationError } {
+  return { error: { code: 'INVALID_REQUEST', message } };
+}
+
+/** The body as text, or undefined when it exceeds {@link MAX_BODY_BYTES}. */
+async function readBody(req: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let tooLarge = false;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) tooLarge = true;
+    else chunks.push(chunk);
+  }
+  return tooLarge ? undefined : Buffer.concat(chunks).toString('utf8');
+}
+
+async function drain(req: IncomingMessage): Promise<void> {
+  for await (const _ of req as AsyncIterable<Buffer>) {
+    // discard
+  }
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/**
+ * The stdio form of the wallet harness (profile section 3): reads one JSON request per line and
+ * emits one JSON line per request, `{payment}` or `{error}`, strictly in input order. A line that
+ * is not JSON answers `{error: {code: 'INVALID_STRUCTURE'}}` and processing goes on; blank lines
+ * are skipped. Resolves when `lines` ends.
+ *
+ * @example
+ * ```ts
+ * const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+ * await serveWalletLines(core, rl, (line) => process.stdout.write(`${line}\n`));
+ * ```
+ */
+export async function serveWalletLines(
+  core: WalletCore,
+  lines: AsyncIterable<string>,
+  emit: (line: string) => void,
+): Promise<void> {
+  for await (const line of lines) {
+    if (line.trim() === '') continue;
+    let body: unknown;
+    try {
+      body = JSON.parse(line);
+    } catch {
+      emit(
+        JSON.stringify({
+          error: {
+            code: 'INVALID_STRUCTURE',
+            message: 'the line is not json; send one {cpr|uri, context} object per line',
+          },
+        }),
+      );
+      continue;
+    }
+    const result = await core.derive(body);
+    emit(JSON.stringify(stdioAnswer(result)));
+  }
+}

@@ -1,0 +1,347 @@
+/**
+ * report.html: one self-contained offline page for a standards reviewer. Inline CSS and a few
+ * lines of inline JS (filtering) pinned by a Content-Security-Policy with their hashes, so nothing
+ * else can run or load even if a hostile body slipped through; everything from a target is
+ * escaped.
+ */
+import { createHash } from 'node:crypto';
+import type { ReportModel } from './model.js';
+import { commandLine, curlCommand, stdioCommand } from './reproduce.js';
+import type { CatalogRequirement, Exchange, RequirementVerdict, TestResult } from './types.js';
+
+/**
+ * Escapes text for HTML element content and quoted attribute values; control characters other
+ * than tab and line breaks become U+FFFD.
+ *
+ * @example
+ * ```ts
+ * escapeHtml('</script><img onerror=x>'); // '&lt;/script&gt;&lt;img onerror=x&gt;'
+ * ```
+ */
+export function escapeHtml(text: string): string {
+  return text
+    .replace(/[^\P{Cc}\t\n\r]/gu, '\uFFFD')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+const e = escapeHtml;
+
+const STYLE = `
+body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1200px;padding:0 16px 48px;color:#1b1b1b}
+h1{margin:24px 0 8px}h2{margin-top:32px;border-bottom:1px solid #ccc}h3{margin:20px 0 6px}
+table{border-collapse:collapse;width:100%;margin:6px 0}th,td{border:1px solid #ddd;padding:4px 6px;text-align:left;vertical-align:top}
+th{background:#f4f4f4}code,pre{font:12px/1.4 ui-monospace,monospace}pre{background:#f7f7f7;border:1px solid #e2e2e2;padding:8px;overflow:auto;white-space:pre-wrap;word-break:break-all}
+.v{font-weight:600;white-space:nowrap}.passed{color:#1a7f37}.failed{color:#cf222e}.error{color:#8250df}.warning{color:#9a6700}.skipped,.untested{color:#6e7781}
+.banner{padding:10px 14px;border-radius:6px;margin:12px 0;font-weight:600}.banner.incomplete{background:#fff8c5;border:1px solid #d4a72c}
+.verdict-pass{color:#1a7f37}.verdict-fail{color:#cf222e}dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px}dl.meta dt{font-weight:600}
+.filters label{margin-right:12px;white-space:nowrap}article.failure{border:1px solid #ddd;border-radius:6px;padding:8px 12px;margin:12px 0}
+.hidden{display:none}.muted{color:#6e7781}
+`;
+
+const SCRIPT = `
+(function(){
+  var boxes=document.querySelectorAll('input[data-filter]');
+  function apply(){
+    var on={};boxes.forEach(function(b){on[b.getAttribute('data-filter')]=b.checked;});
+    document.querySelectorAll('tr[data-verdict]').forEach(function(r){
+      r.classList.toggle('hidden',!on[r.getAttribute('data-verdict')]);
+    });
+  }
+  boxes.forEach(function(b){b.addEventListener('change',apply);});
+  apply();
+})();
+`;
+
+function sha256(text: string): string {
+  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+}
+
+function verdictCell(verdict: string): string {
+  return `<span class="v ${e(verdict)}">${e(verdict)}</span>`;
+}
+
+function headersText(headers: Exchange['request_headers']): string {
+  return Object.entries(headers ?? {})
+    .map(([name, value]) => `${name}: ${Array.isArray(value) ? value.join(', ') : value}`)
+    .join('\n');
+}
+
+function exchangeHtml(exchange: Exchange, index: number, model: ReportModel): string {
+  const parts: string[] = [];
+  if (exchange.kind === 'http') {
+    const request = [
+      `${exchange.method ?? 'GET'} ${exchange.url ?? ''}`,
+      headersText(exchange.request_headers),
+    ]
+      .filter((line) => line !== '')
+      .join('\n');
+    parts.push(
+      `<h5>Request</h5><pre>${e(request)}${exchange.request_body !== undefined ? `\n\n${e(exchange.request_body)}` : ''}</pre>`,
+    );
+    if (exchange.status !== undefined || exchange.response_body !== undefined) {
+      const head = [`HTTP ${exchange.status ?? '?'}`, headersText(exchange.response_headers)].filter(
+        (l) => l !== '',
+      );
+      parts.push(
+        `<h5>Response</h5><pre>${e(head.join('\n'))}${exchange.response_body !== undefined ? `\n\n${e(exchange.response_body)}` : ''}</pre>`,
+      );
+    }
+  } else {
+    parts.push(`<h5>stdin</h5><pre>${e(exchange.request_body ?? '')}</pre>`);
+    if (exchange.response_body !== undefined)
+      parts.push(`<h5>stdout</h5><pre>${e(exchange.response_body)}</pre>`);
+  }
+  if (exchange.error) parts.push(`<p><strong>Transport error:</strong> ${e(exchange.error)}</p>`);
+  const replay =
+    exchange.kind === 'http'
+      ? curlCommand(exchange, model.caFile)
+      : stdioCommand(exchange, model.walletCommand);
+  if (replay) {
+    parts.push(
+      `<h5>Reproduce</h5><pre>${e(replay)}</pre>` +
+        (replay.includes('[redacted]')
+          ? '<p class="muted">Replace each [redacted] value with your own credential.</p>'
+          : ''),
+    );
+  }
+  return `<h4>Exchange ${index + 1} (${e(exchange.kind)}, ${e(String(exchange.duration_ms))} ms)</h4>${parts.join('')}`;
+}
+
+function failureHtml(test: TestResult, model: ReportModel, anchor: string): string {
+  const property = test.property
+    ? `<h4>Property</h4><dl class="meta"><dt>seed</dt><dd><code>${e(String(test.property.seed))}</code></dd>` +
+      (test.property.path !== undefined
+        ? `<dt>path</dt><dd><code>${e(test.property.path)}</code></dd>`
+        : '') +
+      `<dt>runs</dt><dd>${e(String(test.property.num_runs))}</dd>` +
+      (test.property.counterexample !== undefined
+        ? `<dt>counterexample</dt><dd><pre>${e(test.property.counterexample)}</pre></dd>`
+        : '') +
+      `</dl><p class="muted">Replay with fast-check: <code>${e(
+        `fc.assert(property, { seed: ${test.property.seed}${test.property.path !== undefined ? `, path: ${JSON.stringify(test.property.path)}` : ''}, endOnFailure: true })`,
+      )}</code>, or run the whole suite again with the seed below.</p>`
+    : '';
+  const exchanges =
+    test.exchanges.length > 0
+      ? test.exchanges.map((exchange, index) => exchangeHtml(exchange, index, model)).join('')
+      : '<p class="muted">No exchange was recorded for this test.</p>';
+  return (
+    `<article class="failure" id="${anchor}"><h3>${verdictCell(test.state)} ${e(test.title)}</h3>` +
+    `<dl class="meta"><dt>target</dt><dd>${e(test.target)}${test.channel ? ` (${e(test.channel)})` : ''}</dd>` +
+    `<dt>requirements</dt><dd>${test.requirements.map((id) => `<code>${e(id)}</code>`).join(', ') || '(none)'}</dd>` +
+    `<dt>file</dt><dd><code>${e(test.file)}</code></dd><dt>test id</dt><dd><code>${e(test.id)}</code></dd></dl>` +
+    `<pre>${e(test.message ?? '(no message)')}</pre>${property}${exchanges}</article>`
+  );
+}
+
+/** Natural order of section numbers ("2.10" after "2.9"). */
+function bySection(a: string, b: string): number {
+  return a.localeCompare(b, 'en', { numeric: true });
+}
+
+function requirementRows(
+  requirements: readonly CatalogRequirement[],
+  verdicts: Map<string, RequirementVerdict>,
+  covering: Map<string, TestResult[]>,
+  anchors: Map<TestResult, string>,
+): string {
+  return requirements
+    .map((requirement) => {
+      const verdict = verdicts.get(requirement.id);
+      const state = verdict?.verdict ?? 'untested';
+      const links = (covering.get(requirement.id) ?? [])
+        .map((test) => `<a href="#${anchors.get(test)}" class="${e(test.state)}">${e(test.state)}</a>`)
+        .join(' ');
+      const why =
+        state === 'untested'
+          ? `<span class="muted">${requirement.untestable ? `untestable: ${e(typeof requirement.untestable === 'string' ? requirement.untestable : 'no black-box test can check it')}` : 'no check yet'}</span>`
+          : links;
+      return (
+        `<tr data-verdict="${e(state)}"><td><code>${e(requirement.id)}</code></td><td>${e(requirement.level)}</td>` +
+        `<td>${e(requirement.kind)}</td><td>${verdictCell(state)}</td><td>${why}</td><td>${e(requirement.text)}</td></tr>`
+      );
+    })
+    .join('');
+}
+
+/**
+ * Renders report.html: verdict and counts, the verdict of every catalog requirement grouped by
+ * source and section (SPEC/PROFILE, MUST/SHOULD/MAY, filterable by verdict), the requirements no
+ * test covers and why, the ambiguity register with the tool's reading, every failure and error
+ * with its exchanges, a curl (or stdin) line to reproduce each, and the property seed and
+ * counterexample, then the list of all tests.
+ *
+ * @example
+ * ```ts
+ * const html = renderHtml(buildModel(input));
+ * ```
+ */
+export function renderHtml(model: ReportModel): string {
+  const { doc } = model;
+  const verdicts = new Map(doc.requirements.map((requirement) => [requirement.id, requirement]));
+  // Anchors by position: the same test id can repeat (e.g. one wallet check over two channels).
+  const anchors = new Map(doc.tests.map((test, index) => [test, `test-${index + 1}`]));
+  const covering = new Map<string, TestResult[]>();
+  for (const test of doc.tests) {
+    for (const id of new Set(test.requirements)) covering.set(id, [...(covering.get(id) ?? []), test]);
+  }
+  const out: string[] = [];
+  const csp = `default-src 'none'; style-src ${sha256(STYLE)}; script-src ${sha256(SCRIPT)}; img-src 'none'; base-uri 'none'; form-action 'none'`;
+  out.push(
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${e(csp)}">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>CPR conformance: ${doc.verdict === 'pass' ? 'PASS' : 'FAIL'}</title>`,
+    `<style>${STYLE}</style></head><body>`,
+    `<h1>CPR conformance: <span class="verdict-${doc.verdict}">${doc.verdict === 'pass' ? 'PASS' : 'FAIL'}</span></h1>`,
+  );
+  if (doc.incomplete) {
+    out.push(
+      `<div class="banner incomplete">Incomplete run: ${e(doc.incomplete_reason ?? 'the run was interrupted')}. ` +
+        `Only the ${doc.counts.total} tests that finished are reported; the verdict is FAIL until a full run completes.</div>`,
+    );
+  }
+  const urls = Object.entries(doc.target_urls)
+    .map(([target, endpoints]) =>
+      Object.entries(endpoints ?? {})
+        .map(
+          ([name, value]) =>
+            `${e(target)}.${e(name)}: <code>${e(Array.isArray(value) ? commandLine(value) : value)}</code>`,
+        )
+        .join('<br>'),
+    )
+    .join('<br>');
+  out.push(
+    '<dl class="meta">',
+    `<dt>suite version</dt><dd>${e(doc.suite_version)}</dd>`,
+    `<dt>targets</dt><dd>${e(doc.targets.join(', ') || '(none)')}</dd>`,
+    urls ? `<dt>endpoints</dt><dd>${urls}</dd>` : '',
+    `<dt>started</dt><dd>${e(doc.started_at)}</dd>`,
+    `<dt>finished</dt><dd>${doc.finished_at ? e(doc.finished_at) : '(not finished)'}</dd>`,
+    `<dt>seed</dt><dd><code>${e(String(doc.seed))}</code> (${e(String(doc.runs))} runs per property)</dd>`,
+    `<dt>reproduce</dt><dd><code>${e(commandLine(model.command))}</code></dd>`,
+    '</dl>',
+    '<table><tr><th>passed</th><th>failed</th><th>warning</th><th>skipped</th><th>error</th><th>total</th></tr>',
+    `<tr><td>${doc.counts.passed}</td><td>${doc.counts.failed}</td><td>${doc.counts.warning}</td><td>${doc.counts.skipped}</td>` +
+      `<td>${doc.counts.error}</td><td>${doc.counts.total}</td></tr></table>`,
+    '<p><a href="#requirements">Requirements</a> · <a href="#uncovered">Not covered</a> · <a href="#ambiguities">Ambiguities</a> · ' +
+      '<a href="#failures">Failures and errors</a> · <a href="#tests">All tests</a></p>',
+  );
+
+  // Requirements of the whole catalog, grouped by source and section.
+  const states = ['failed', 'error', 'warning', 'passed', 'skipped', 'untested'];
+  out.push(
+    '<h2 id="requirements">Requirements</h2>',
+    '<p>Verdict of every requirement of the catalog: failed if any of its tests failed; error if one errored; warning if one warned; ' +
+      'passed when at least one test passed and none failed, errored or warned; skipped when all its tests were skipped; untested when no test names it. ' +
+      'SPEC: the specification states it; PROFILE: a choice of the test profile.</p>',
+    `<p class="filters">Show: ${states
+      .map(
+        (state) =>
+          `<label><input type="checkbox" data-filter="${state}" checked> ${verdictCell(state)}</label>`,
+      )
+      .join('')}</p>`,
+  );
+  const sources = new Map<string, Map<string, CatalogRequirement[]>>();
+  for (const requirement of model.catalog) {
+    const sections = sources.get(requirement.source) ?? new Map<string, CatalogRequirement[]>();
+    sections.set(requirement.section, [...(sections.get(requirement.section) ?? []), requirement]);
+    sources.set(requirement.source, sections);
+  }
+  const head =
+    '<tr><th>ID</th><th>level</th><th>kind</th><th>verdict</th><th>tests</th><th>requirement</th></tr>';
+  for (const [source, sections] of sources) {
+    out.push(
+      `<h3>${e(source)}${model.sourceTitles[source] ? `: ${e(model.sourceTitles[source])}` : ''}</h3>`,
+    );
+    for (const section of [...sections.keys()].sort(bySection)) {
+      out.push(
+        `<h4>§ ${e(section)}</h4><table>${head}${requirementRows(sections.get(section) ?? [], verdicts, covering, anchors)}</table>`,
+      );
+    }
+  }
+  if (model.catalog.length === 0) out.push('<p class="muted">The requirement catalog is empty.</p>');
+  if (doc.unknown_requirements.length > 0) {
+    out.push(
+      `<p><strong>Requirement IDs named by tests but missing from the catalog</strong> (a defect of the suite): ${doc.unknown_requirements
+        .map((id) => `<code>${e(id)}</code>`)
+        .join(', ')}</p>`,
+    );
+  }
+
+  // Requirements no test covers, and why.
+  const uncovered = model.catalog.filter(
+    (requirement) => (verdicts.get(requirement.id)?.verdict ?? 'untested') === 'untested',
+  );
+  out.push(`<h2 id="uncovered">Requirements no test covers (${uncovered.length})</h2>`);
+  if (uncovered.length === 0) {
+    out.push('<p>Every requirement of the catalog is named by at least one test.</p>');
+  } else {
+    out.push(
+      '<table><tr><th>ID</th><th>level</th><th>kind</th><th>why</th></tr>',
+      ...uncovered.map(
+        (requirement) =>
+          `<tr><td><code>${e(requirement.id)}</code></td><td>${e(requirement.level)}</td><td>${e(requirement.kind)}</td><td>${
+            requirement.untestable
+              ? `untestable: ${e(typeof requirement.untestable === 'string' ? requirement.untestable : 'no black-box test can check it')}`
+              : doc.incomplete
+                ? 'no test ran for it (the run is incomplete), or no check yet'
+                : 'no check yet'
+          }</td></tr>`,
+      ),
+      '</table>',
+    );
+  }
+
+  // Ambiguity register.
+  out.push(`<h2 id="ambiguities">Ambiguities in the specifications (${model.ambiguities.length})</h2>`);
+  if (model.ambiguities.length === 0) {
+    out.push('<p class="muted">The ambiguity register is empty.</p>');
+  } else {
+    out.push(
+      '<table><tr><th>ID</th><th>section</th><th>specification text</th><th>problem</th><th>reading taken by this tool</th><th>level</th><th>affects</th></tr>',
+      ...model.ambiguities.map(
+        (ambiguity) =>
+          `<tr><td><code>${e(ambiguity.id)}</code></td><td>${e(ambiguity.section)}</td><td>${e(ambiguity.spec_text)}</td>` +
+          `<td>${e(ambiguity.problem)}</td><td>${e(ambiguity.reading)}</td><td>${e(ambiguity.level ?? '')}</td>` +
+          `<td>${e(Array.isArray(ambiguity.affects) ? ambiguity.affects.join(', ') : (ambiguity.affects ?? ''))}</td></tr>`,
+      ),
+      '</table>',
+    );
+  }
+
+  // Failures and errors, with what reproduces them.
+  const failures = doc.tests.filter((test) => test.state === 'failed' || test.state === 'error');
+  out.push(`<h2 id="failures">Failures and errors (${failures.length})</h2>`);
+  if (failures.length === 0) out.push('<p>No test failed or errored.</p>');
+  out.push(...failures.map((test) => failureHtml(test, model, `fail-${anchors.get(test)}`)));
+  out.push(
+    `<p class="muted">curl lines trust <code>${e(model.caFile)}</code> (the run configuration's <code>tls.ca_file</code>); ` +
+      'the here-document adds a final line break to the body, which JSON ignores.</p>',
+  );
+
+  // All tests.
+  out.push(
+    `<h2 id="tests">All tests (${doc.tests.length})</h2>`,
+    '<table><tr><th>state</th><th>target</th><th>test</th><th>requirements</th><th>ms</th><th>message or skip reason</th></tr>',
+    ...doc.tests.map((test) => {
+      const title =
+        test.state === 'failed' || test.state === 'error'
+          ? `<a href="#fail-${anchors.get(test)}">${e(test.title)}</a>`
+          : e(test.title);
+      return (
+        `<tr id="${anchors.get(test)}" data-verdict="${e(test.state)}"><td>${verdictCell(test.state)}</td>` +
+        `<td>${e(test.target)}${test.channel ? ` (${e(test.channel)})` : ''}</td><td>${title}</td>` +
+        `<td>${test.requirements.map((id) => `<code>${e(id)}</code>`).join(' ')}</td><td>${e(String(test.duration_ms))}</td>` +
+        `<td>${e(test.state === 'skipped' ? (test.skip_reason ?? '') : (test.message ?? ''))}</td></tr>`
+      );
+    }),
+    '</table>',
+    `<script>${SCRIPT}</script></body></html>\n`,
+  );
+  return out.join('\n');
+}

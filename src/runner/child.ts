@@ -1,0 +1,166 @@
+/**
+ * Entry of the mocha child process (`dist/src/runner/child.js`): reads its options from the JSON
+ * file named by `CPRC_CHILD_OPTIONS`, builds the drivers, installs the run context, runs the
+ * compiled suites of the selected targets with mocha, appends one NDJSON event per finished test
+ * to `<reportsDir>/.raw/events.ndjson` and prints progress lines on stdout as tests finish.
+ * Exit code: 0 when the run went through (the verdict is the parent's), 2 when it could not start.
+ * @packageDocumentation
+ */
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import Mocha from 'mocha';
+import { createDefaultDrivers, loadDriverModule } from '../drivers/index.js';
+import { Recorder, secretsOf } from '../drivers/recorder.js';
+import type { Drivers } from '../drivers/types.js';
+import { CprcError } from '../errors.js';
+import { packageRoot } from '../paths.js';
+import { loadRunConfig, targetUrls } from './config.js';
+import { setRunContext } from './context.js';
+import { listSuiteFiles } from './files.js';
+import { CprcReporter, type CprcReporterOptions, progressLine } from './reporter.js';
+import {
+  CHILD_OPTIONS_ENV,
+  type ChildOptions,
+  type RunEvent,
+  type Target,
+  type TestResult,
+} from './types.js';
+
+function readOptions(): ChildOptions {
+  const file = process.env[CHILD_OPTIONS_ENV];
+  if (!file)
+    throw new CprcError(
+      'CPRC_USAGE',
+      `${CHILD_OPTIONS_ENV} is not set: this file is started by "cprc run" only`,
+    );
+  return JSON.parse(readFileSync(file, 'utf8')) as ChildOptions;
+}
+
+async function main(): Promise<number> {
+  const opts = readOptions();
+  const { config, configDir } = loadRunConfig(opts.configPath);
+  const recorder = new Recorder(secretsOf(config));
+  const defaults = createDefaultDrivers(config, { recorder, configDir });
+  let drivers: Drivers = defaults.drivers;
+  let customClose: (() => Promise<void>) | undefined;
+  if (opts.driverModule) {
+    const custom = await loadDriverModule(opts.driverModule, config, { recorder });
+    drivers = {
+      ...drivers,
+      ...(custom.payee ? { payee: custom.payee } : {}),
+      ...(custom.wallets ? { wallets: custom.wallets } : {}),
+      ...(custom.operator ? { operator: custom.operator } : {}),
+    };
+    customClose = async () => {
+      await Promise.allSettled([
+        custom.payee?.close?.(),
+        custom.operator?.close?.(),
+        ...(custom.wallets ?? []).map((w) => w.close?.()),
+      ]);
+    };
+  }
+  setRunContext({
+    config,
+    drivers,
+    seed: opts.seed,
+    runs: opts.runs,
+    ...(opts.grep ? { grep: opts.grep } : {}),
+    targets: opts.targets,
+    channels: (drivers.wallets ?? []).map((w) => w.channel),
+    recorder,
+    reportsDir: opts.reportsDir,
+    timeoutMs: opts.timeoutMs,
+  });
+
+  const eventsFd = openSync(join(opts.reportsDir, '.raw', 'events.ndjson'), 'a');
+  const write = (event: RunEvent): void => {
+    writeSync(eventsFd, `${JSON.stringify(event)}\n`);
+  };
+  const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
+  write({
+    type: 'start',
+    suite_version: pkg.version,
+    seed: opts.seed,
+    runs: opts.runs,
+    targets: opts.targets,
+    target_urls: targetUrls(config, opts.targets),
+    started_at: new Date().toISOString(),
+  });
+
+  const onResult = (r: TestResult): void => {
+    write({ type: 'test', ...r });
+    process.stdout.write(`${progressLine(r)}\n`);
+  };
+  const reporterOptions: CprcReporterOptions = {
+    suitesRoot: opts.suitesRoot,
+    recorder,
+    onResult,
+    timeoutMs: opts.timeoutMs,
+  };
+  const mocha = new Mocha({
+    reporter: CprcReporter as unknown as typeof Mocha.reporters.Base,
+    reporterOptions,
+    timeout: opts.timeoutMs,
+    bail: opts.bail,
+    ...(opts.grep ? { grep: opts.grep } : {}),
+  });
+  let fileCount = 0;
+  for (const target of opts.targets) {
+    const files = listSuiteFiles(join(opts.suitesRoot, target));
+    fileCount += files.length;
+    for (const f of files) mocha.addFile(f);
+  }
+  let interrupted = false;
+  let runner: Mocha.Runner | undefined;
+  const stop = (): void => {
+    interrupted = true;
+    runner?.abort();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+
+  try {
+    if (fileCount === 0) {
+      process.stderr.write(
+        `cprc: no compiled suites under ${opts.suitesRoot} for ${opts.targets.join(', ')}\n`,
+      );
+    }
+    try {
+      await mocha.loadFilesAsync();
+    } catch (err) {
+      // a suite file that cannot load is a suite failure: one error result, the run goes no further
+      const target = (opts.targets[0] ?? 'payee') as Target;
+      onResult({
+        id: 'load-error',
+        title: 'load the suites',
+        full_title: 'load the suites',
+        file: '(suites)',
+        target,
+        requirements: [],
+        state: 'error',
+        message: `suite error: a suite file failed to load: ${recorder.redact((err as Error).message)}`,
+        duration_ms: 0,
+        exchanges: recorder.take(),
+      });
+      write({ type: 'end', finished_at: new Date().toISOString() });
+      return 0;
+    }
+    if (interrupted) return 0;
+    await new Promise<void>((resolve) => {
+      runner = mocha.run(() => resolve());
+    });
+    if (!interrupted) write({ type: 'end', finished_at: new Date().toISOString() });
+  } finally {
+    closeSync(eventsFd);
+    await Promise.allSettled([defaults.close(), customClose?.()]);
+  }
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`cprc: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,232 @@
+import { spawn } from 'node:child_process';
+import { randomInt } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { loadAmbiguities, loadCatalog } from '../catalog/index.js';
+import { redactValue, secretsOf } from '../drivers/recorder.js';
+import { CprcError } from '../errors.js';
+import { packageRoot } from '../paths.js';
+import { type WriteReportsResult, writeReports } from '../reporters/index.js';
+import { loadRunConfig, selectTargets } from './config.js';
+import { preflight } from './preflight.js';
+import { CHILD_OPTIONS_ENV, type ChildOptions, type RunEvent, type Target } from './types.js';
+
+/** Default per-test timeout of mocha (ms). */
+export const DEFAULT_TEST_TIMEOUT_MS = 60_000;
+/** Default wall-clock bound of a whole run (ms): 30 minutes. */
+export const DEFAULT_MAX_DURATION_MS = 30 * 60_000;
+/** Default time the child gets to stop after an interruption before it is killed (ms). */
+export const DEFAULT_GRACE_MS = 5_000;
+/** Default number of runs per property. */
+export const DEFAULT_RUNS = 100;
+
+/** Options of {@link runSuites}. */
+export interface RunSuitesOptions {
+  /** Path of the run configuration. */
+  configPath: string;
+  /** Targets named on the command line (default: every target with a config section). */
+  targets?: string[];
+  /** Reports folder (created; `.raw/events.ndjson` inside). */
+  reportsDir: string;
+  /** Mocha grep: a requirement ID or text. */
+  grep?: string;
+  /** Seed (default: a random one, reported in `start`). */
+  seed?: number;
+  /** Runs per property (default {@link DEFAULT_RUNS}). */
+  runs?: number;
+  /** Per-test timeout in ms (default: `timeouts.test_ms` of the config, else {@link DEFAULT_TEST_TIMEOUT_MS}). */
+  timeoutMs?: number;
+  /** Stop at the first failure. */
+  bail?: boolean;
+  /** An implementer's driver module (`--driver`). */
+  driverModule?: string;
+  /** Compiled suites root (default `<package>/dist/suites`); tests use `dist/suites/smoke`. */
+  suitesRoot?: string;
+  /** Wall-clock bound of the whole run in ms (default {@link DEFAULT_MAX_DURATION_MS}). */
+  maxDurationMs?: number;
+  /** Time the child gets to stop after an interruption, before SIGKILL (default {@link DEFAULT_GRACE_MS}). */
+  graceMs?: number;
+  /** Aborting interrupts the run (the CLI aborts on SIGINT/SIGTERM): reports are written, marked incomplete. */
+  signal?: AbortSignal;
+  /** Called with every progress line of the child, as it comes. */
+  onProgress?: (line: string) => void;
+  /** Called once the configuration is loaded and checked, before the child starts. */
+  onStart?: (info: { seed: number; runs: number; targets: Target[]; reportsDir: string }) => void;
+  /** The command line that reproduces the run, for the reports. */
+  command?: string[];
+}
+
+/** What {@link runSuites} produced. */
+export interface RunSuitesResult {
+  /** Events of the run, in order. */
+  events: RunEvent[];
+  /** True when the run did not finish (interrupted, wall-clock bound, child crash). */
+  incomplete: boolean;
+  /** Why it is incomplete. */
+  incompleteReason?: string;
+  /** Seed of the run. */
+  seed: number;
+  /** What the reporters wrote. */
+  reports: WriteReportsResult;
+  /** 0 when no test failed or errored and the run is complete, 1 otherwise. */
+  exitCode: 0 | 1;
+}
+
+/** Parses an NDJSON event file; a torn last line (the child was killed mid-write) is dropped. */
+export function readEvents(file: string): RunEvent[] {
+  if (!existsSync(file)) return [];
+  const out: RunEvent[] = [];
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      out.push(JSON.parse(line) as RunEvent);
+    } catch {
+      // torn line of an interrupted write
+    }
+  }
+  return out;
+}
+
+/**
+ * Runs the conformance suites: loads and checks the config (exit-2 errors are `CprcError`s),
+ * reaches every target once (preflight), runs mocha in a child process over the compiled suites
+ * of the selected targets, forwards interruptions, bounds the run in wall-clock time, then writes
+ * the reports from whatever events exist (marked incomplete when the run did not finish).
+ * @example
+ * ```ts
+ * const r = await runSuites({ configPath: 'run.json', reportsDir: 'reports', onProgress: (l) => console.log(l) });
+ * process.exitCode = r.exitCode;
+ * ```
+ */
+export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesResult> {
+  const { config, configPath, configDir } = loadRunConfig(options.configPath);
+  const targets = selectTargets(config, options.targets, options.driverModule !== undefined);
+  if (targets.length === 0) throw new CprcError('CPRC_USAGE', 'no target to run; name one with --target');
+  const driverModule = options.driverModule ? resolve(options.driverModule) : undefined;
+  if (driverModule && !existsSync(driverModule)) {
+    throw new CprcError(
+      'CPRC_USAGE',
+      `--driver ${options.driverModule}: no such file; give the path of your driver module`,
+    );
+  }
+  const root = packageRoot();
+  const childEntry = join(root, 'dist', 'src', 'runner', 'child.js');
+  const suitesRoot = resolve(options.suitesRoot ?? join(root, 'dist', 'suites'));
+  if (!existsSync(childEntry) || !existsSync(suitesRoot)) {
+    throw new CprcError(
+      'CPRC_IO',
+      `the compiled suites are missing (${suitesRoot}); run "npm run build" in ${root}`,
+    );
+  }
+  const seed = options.seed ?? randomInt(1, 2 ** 31 - 1);
+  const runs = options.runs ?? DEFAULT_RUNS;
+  const reportsDir = resolve(options.reportsDir);
+  const timeoutMs = options.timeoutMs ?? config.timeouts?.test_ms ?? DEFAULT_TEST_TIMEOUT_MS;
+
+  await preflight(config, targets, configDir);
+
+  const rawDir = join(reportsDir, '.raw');
+  mkdirSync(rawDir, { recursive: true });
+  const eventsFile = join(rawDir, 'events.ndjson');
+  writeFileSync(eventsFile, '');
+  const childOptions: ChildOptions = {
+    configPath,
+    suitesRoot,
+    targets,
+    reportsDir,
+    seed,
+    runs,
+    bail: options.bail ?? false,
+    timeoutMs,
+    ...(options.grep ? { grep: options.grep } : {}),
+    ...(driverModule ? { driverModule } : {}),
+  };
+  const optionsFile = join(rawDir, 'child-options.json');
+  writeFileSync(optionsFile, JSON.stringify(childOptions, null, 2));
+  options.onStart?.({ seed, runs, targets, reportsDir });
+
+  const { code, signal, interruption, stderr } = await runChild(childEntry, optionsFile, options);
+  const events = readEvents(eventsFile);
+  if (!events.some((e) => e.type === 'start')) {
+    throw new CprcError(
+      code === 2 ? 'CPRC_CONFIG_INVALID' : 'CPRC_INTERNAL',
+      stderr.trim().replace(/^cprc: /, '') ||
+        `the suite process ended (${signal ? `signal ${signal}` : `code ${code}`}) before the run started`,
+    );
+  }
+  let incompleteReason = interruption;
+  if (!incompleteReason && !events.some((e) => e.type === 'end')) {
+    incompleteReason = `the suite process ended early (${signal ? `signal ${signal}` : `code ${code}`})${stderr.trim() ? `: ${stderr.trim().slice(-500)}` : ''}`;
+  }
+  const secrets = secretsOf(config);
+  const reports = await writeReports({
+    reportsDir,
+    events,
+    catalog: loadCatalog().requirements,
+    ambiguities: loadAmbiguities().ambiguities,
+    incomplete: incompleteReason !== undefined,
+    ...(incompleteReason ? { incomplete_reason: incompleteReason } : {}),
+    config: redactValue(config, secrets) as Record<string, unknown>,
+    ...(options.command ? { command: options.command } : {}),
+    secrets,
+  });
+  const broken = events.some((e) => e.type === 'test' && (e.state === 'failed' || e.state === 'error'));
+  const exitCode = broken || incompleteReason !== undefined || reports.verdict === 'fail' ? 1 : 0;
+  return {
+    events,
+    incomplete: incompleteReason !== undefined,
+    ...(incompleteReason ? { incompleteReason } : {}),
+    seed,
+    reports,
+    exitCode,
+  };
+}
+
+/** Runs the child; forwards interruption, enforces the wall-clock bound, streams progress. */
+function runChild(
+  childEntry: string,
+  optionsFile: string,
+  options: RunSuitesOptions,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; interruption?: string; stderr: string }> {
+  return new Promise((resolvePromise) => {
+    const child = spawn(process.execPath, [childEntry], {
+      env: { ...process.env, [CHILD_OPTIONS_ENV]: optionsFile },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    let interruption: string | undefined;
+    let killTimer: NodeJS.Timeout | undefined;
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (d: string) => {
+      stderr = (stderr + d).slice(-8192);
+    });
+    const lines = createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY });
+    lines.on('line', (line) => options.onProgress?.(line));
+
+    const interrupt = (reason: string, sig: NodeJS.Signals): void => {
+      if (interruption !== undefined) return;
+      interruption = reason;
+      child.kill(sig);
+      killTimer = setTimeout(() => child.kill('SIGKILL'), options.graceMs ?? DEFAULT_GRACE_MS);
+    };
+    const maxMs = options.maxDurationMs ?? DEFAULT_MAX_DURATION_MS;
+    const wallClock = setTimeout(
+      () => interrupt(`the run exceeded its wall-clock bound of ${maxMs} ms and was stopped`, 'SIGTERM'),
+      maxMs,
+    );
+    const onAbort = (): void => {
+      const r = options.signal?.reason;
+      interrupt(typeof r === 'string' ? r : 'interrupted (SIGINT)', 'SIGINT');
+    };
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
+
+    child.on('close', (code, signal) => {
+      clearTimeout(wallClock);
+      if (killTimer) clearTimeout(killTimer);
+      options.signal?.removeEventListener('abort', onAbort);
+      resolvePromise({ code, signal, ...(interruption ? { interruption } : {}), stderr });
+    });
+  });
+}

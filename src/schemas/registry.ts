@@ -1,0 +1,354 @@
+/**
+ * The schema registry: one shared `Ajv2020` instance holding every `*.schema.json` under
+ * `<packageRoot>/schemas/` (whoever wrote it), with lazily built, cached validators.
+ *
+ * Start-up speed: `npm run build` runs `scripts/compile-schemas.mjs`, which writes
+ * `dist/schemas-compiled.mjs` (ajv standalone code of every validator). When that file exists,
+ * lists the same schema files and is not older than any of them, this module loads it (once, at
+ * import) and serves validators from it without compiling anything; otherwise it compiles at
+ * run time from the schema files.
+ *
+ * @packageDocumentation
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, relative, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Ajv2020, AnySchemaObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { CprcError } from '../errors.js';
+import { packageRoot } from '../paths.js';
+
+/** The base of every schema `$id`: `https://cpr-conformance.dev/schemas/<dir>/<name>.schema.json`. */
+export const SCHEMA_ID_BASE = 'https://cpr-conformance.dev/schemas/';
+
+/** Suffix every schema file name ends with. */
+const SCHEMA_SUFFIX = '.schema.json';
+
+/**
+ * Non-validating annotation keywords always declared (so strict mode accepts them). Any other
+ * keyword starting with `x-` found in a schema (e.g. `x-requirement`) is declared too: `x-`
+ * keywords are annotations for people and tools, never validation rules.
+ */
+export const ANNOTATION_KEYWORDS: readonly string[] = ['x-spec-section'];
+
+/** Every `x-` keyword used anywhere in `files`, plus {@link ANNOTATION_KEYWORDS}, sorted. */
+export function annotationKeywords(files: readonly SchemaFile[]): string[] {
+  const found = new Set<string>(ANNOTATION_KEYWORDS);
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) for (const item of node) walk(item);
+    else if (typeof node === 'object' && node !== null) {
+      for (const [key, value] of Object.entries(node)) {
+        if (key.startsWith('x-')) found.add(key);
+        walk(value);
+      }
+    }
+  };
+  for (const f of files) walk(f.schema);
+  return [...found].sort();
+}
+
+/** Options of a registry. */
+export interface SchemaRegistryOptions {
+  /**
+   * Report every error of a document (`true`, the default: the validator turns each into a
+   * finding) or stop at the first one (`false`).
+   */
+  allErrors?: boolean;
+}
+
+/** One schema file found under `schemas/`. */
+export interface SchemaFile {
+  /** Path relative to the `schemas/` folder, with `/` separators, e.g. `cashpack/amount.schema.json`. */
+  relPath: string;
+  /** Absolute path of the file. */
+  absPath: string;
+  /** The `$id` the file must declare: {@link SCHEMA_ID_BASE} + `relPath`. */
+  id: string;
+  /** The parsed schema. */
+  schema: AnySchemaObject;
+}
+
+/** Shape of `dist/schemas-compiled.mjs` (written by `scripts/compile-schemas.mjs`). */
+interface CompiledModule {
+  schemaFiles: string[];
+  validators: Record<string, ValidateFunction>;
+}
+
+const require = createRequire(import.meta.url);
+
+/**
+ * ajv and ajv-formats (both CommonJS) are required on first use, not imported: with the
+ * precompiled validators a run never needs the compiler, and loading it costs start-up time.
+ */
+function ajvModules(): { Ajv: typeof Ajv2020; addFormats: (ajv: Ajv2020) => Ajv2020 } {
+  const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 };
+  const formats = require('ajv-formats') as { default?: unknown };
+  const addFormats = (formats.default ?? formats) as (ajv: Ajv2020) => Ajv2020;
+  return { Ajv, addFormats };
+}
+
+/** Absolute path of the `schemas/` folder of this package. */
+export function schemasDir(): string {
+  return join(packageRoot(), 'schemas');
+}
+
+/** Absolute path of the precompiled validators module written by `npm run build`. */
+export function compiledSchemasPath(): string {
+  return join(packageRoot(), 'dist', 'schemas-compiled.mjs');
+}
+
+function listSchemaPaths(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else if (entry.isFile() && entry.name.endsWith(SCHEMA_SUFFIX)) out.push(p);
+    }
+  };
+  walk(dir);
+  return out.map((p) => relative(dir, p).split(sep).join('/')).sort();
+}
+
+/**
+ * Reads and parses every `*.schema.json` under `dir` (default: the package's `schemas/`),
+ * sorted by path. Each file's `$id` must be {@link SCHEMA_ID_BASE} + its relative path.
+ *
+ * @throws CprcError `CPRC_INTERNAL` naming the file when one is not valid JSON or declares another `$id`.
+ * @example
+ * ```ts
+ * const ids = loadSchemaFiles().map((f) => f.id);
+ * ```
+ */
+export function loadSchemaFiles(dir: string = schemasDir()): SchemaFile[] {
+  return listSchemaPaths(dir).map((relPath) => {
+    const absPath = join(dir, ...relPath.split('/'));
+    let schema: unknown;
+    try {
+      schema = JSON.parse(readFileSync(absPath, 'utf8'));
+    } catch (err) {
+      throw new CprcError(
+        'CPRC_INTERNAL',
+        `schema file ${absPath} is not valid JSON (${err instanceof Error ? err.message : String(err)}); fix the file`,
+        { cause: err },
+      );
+    }
+    const id = SCHEMA_ID_BASE + relPath;
+    if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+      throw new CprcError('CPRC_INTERNAL', `schema file ${absPath} must hold a JSON object; fix the file`);
+    }
+    const declared = (schema as { $id?: unknown }).$id;
+    if (declared !== id) {
+      throw new CprcError(
+        'CPRC_INTERNAL',
+        `schema file ${absPath} declares "$id" ${JSON.stringify(declared)}; it must be "${id}" (the id follows the file path)`,
+      );
+    }
+    return { relPath, absPath, id, schema: schema as AnySchemaObject };
+  });
+}
+
+/**
+ * A new `Ajv2020` configured as the registry's: strict mode (but `strictRequired: false`, for
+ * `if`/`then` required lists), ajv-formats, the annotation keywords, and every schema of `files`
+ * added (nothing compiled yet). Used by the registry and by `scripts/compile-schemas.mjs`.
+ *
+ * @example
+ * ```ts
+ * const ajv = createSchemaAjv(loadSchemaFiles(), { allErrors: true, code: { source: true, esm: true } });
+ * ```
+ */
+export function createSchemaAjv(
+  files: readonly SchemaFile[],
+  options: SchemaRegistryOptions & { code?: { source?: boolean; esm?: boolean } } = {},
+): Ajv2020 {
+  const { Ajv, addFormats } = ajvModules();
+  const ajv = new Ajv({
+    strict: true,
+    strictRequired: false,
+    allErrors: options.allErrors ?? true,
+    ...(options.code ? { code: options.code } : {}),
+  });
+  addFormats(ajv);
+  for (const keyword of annotationKeywords(files)) ajv.addKeyword({ keyword });
+  // every schema is added before any is compiled, so cross-file $refs resolve.
+  for (const f of files) ajv.addSchema(f.schema);
+  return ajv;
+}
+
+/**
+ * The source of the precompiled validators module (ESM): ajv standalone code of every schema
+ * of `files`, compiled with the registry's configuration (`allErrors: true`), exporting
+ * `schemaFiles` (relative paths) and `validators` (`$id` -> validate function). Its `require`
+ * (ajv runtime helpers, ajv-formats) resolves from where the module is written, which must be
+ * inside this package. Written to `dist/schemas-compiled.mjs` by `scripts/compile-schemas.mjs`.
+ *
+ * @throws CprcError `CPRC_INTERNAL` when a schema does not compile.
+ */
+export function precompiledModuleSource(files: readonly SchemaFile[]): string {
+  const standaloneModule = require('ajv/dist/standalone/index.js') as { default?: unknown };
+  const standaloneCode = (standaloneModule.default ?? standaloneModule) as (
+    ajv: Ajv2020,
+    refs: Record<string, string>,
+  ) => string;
+  let code = '';
+  try {
+    const ajv = createSchemaAjv(files, { allErrors: true, code: { source: true, esm: true } });
+    const mapping: Record<string, string> = {};
+    files.forEach((f, i) => {
+      mapping[`v${i}`] = f.id;
+    });
+    if (files.length > 0) code = standaloneCode(ajv, mapping);
+  } catch (err) {
+    throw new CprcError(
+      'CPRC_INTERNAL',
+      `schemas do not compile: ${err instanceof Error ? err.message : String(err)}; fix the schema named`,
+      { cause: err },
+    );
+  }
+  return [
+    '// Generated from schemas/ by the cpr-conformance schema registry: do not edit. Rebuild with "npm run build".',
+    "import { createRequire } from 'node:module';",
+    // ajv's standalone code reaches its runtime helpers and ajv-formats through require().
+    'const require = createRequire(import.meta.url);',
+    code.replace(/^"use strict";\n?/, ''),
+    `export const schemaFiles = ${JSON.stringify(files.map((f) => f.relPath))};`,
+    `export const validators = {${files.map((f, i) => `${JSON.stringify(f.id)}: v${i}`).join(', ')}};`,
+    '',
+  ].join('\n');
+}
+
+/** Turns a full `$id` or the short form `'<dir>/<name>'` into the full `$id`. */
+function normaliseId(id: string): string {
+  if (id.startsWith(SCHEMA_ID_BASE)) return id;
+  const short = id.endsWith(SCHEMA_SUFFIX) ? id : id + SCHEMA_SUFFIX;
+  return SCHEMA_ID_BASE + short.replace(/^\/+/, '');
+}
+
+interface Registry {
+  files: SchemaFile[] | null;
+  ids: string[];
+  ajv: Ajv2020 | null;
+  cache: Map<string, ValidateFunction>;
+  source: 'precompiled' | 'runtime';
+}
+
+/**
+ * True when the precompiled module at `compiledPath` exists and is not older than any schema
+ * file under `dir`. (The registry also requires its list of schema files to match, once loaded.)
+ *
+ * @example
+ * ```ts
+ * if (!precompiledIsFresh()) console.log('run "npm run build" for a faster start');
+ * ```
+ */
+export function precompiledIsFresh(
+  compiledPath: string = compiledSchemasPath(),
+  dir: string = schemasDir(),
+): boolean {
+  let compiledTime: number;
+  try {
+    compiledTime = statSync(compiledPath).mtimeMs;
+  } catch {
+    return false;
+  }
+  return listSchemaPaths(dir).every((p) => statSync(join(dir, ...p.split('/'))).mtimeMs <= compiledTime);
+}
+
+/** Loads the precompiled module when present, complete and fresh; null otherwise. */
+async function loadPrecompiled(): Promise<{ module: CompiledModule; ids: string[] } | null> {
+  if (process.env.CPRC_NO_PRECOMPILED_SCHEMAS === '1') return null;
+  try {
+    const compiled = compiledSchemasPath();
+    const dir = schemasDir();
+    if (!precompiledIsFresh(compiled, dir)) return null;
+    const paths = listSchemaPaths(dir);
+    const module = (await import(pathToFileURL(compiled).href)) as CompiledModule;
+    if (!Array.isArray(module.schemaFiles) || module.schemaFiles.join('\n') !== paths.join('\n')) return null;
+    return { module, ids: paths.map((p) => SCHEMA_ID_BASE + p) };
+  } catch {
+    return null; // absent, unreadable or broken: compile at run time
+  }
+}
+
+const precompiled = await loadPrecompiled();
+
+const registries = new Map<boolean, Registry>();
+
+function registry(allErrors: boolean): Registry {
+  let reg = registries.get(allErrors);
+  if (reg) return reg;
+  if (precompiled && allErrors) {
+    reg = { files: null, ids: precompiled.ids, ajv: null, cache: new Map(), source: 'precompiled' };
+  } else {
+    const files = loadSchemaFiles();
+    reg = { files, ids: files.map((f) => f.id), ajv: null, cache: new Map(), source: 'runtime' };
+  }
+  registries.set(allErrors, reg);
+  return reg;
+}
+
+/**
+ * The `$id` of every schema under `schemas/`, sorted.
+ *
+ * @example
+ * ```ts
+ * schemaIds().includes('https://cpr-conformance.dev/schemas/cashpack/lock-request.schema.json'); // true
+ * ```
+ */
+export function schemaIds(): string[] {
+  return [...registry(true).ids];
+}
+
+/**
+ * Where the default registry's validators come from: `'precompiled'` (the standalone module
+ * `dist/schemas-compiled.mjs`) or `'runtime'` (compiled from the schema files on first use).
+ */
+export function schemaRegistrySource(): 'precompiled' | 'runtime' {
+  return registry(true).source;
+}
+
+/**
+ * The validator of one schema, built on first use and cached.
+ *
+ * @param id - the full `$id` or the short form `'<dir>/<name>'`, e.g. `'cashpack/lock-request'`.
+ * @param options - `allErrors: false` to stop at the first error (default: report all).
+ * @throws CprcError `CPRC_INTERNAL` naming the id when no schema has it, or when the schemas do not compile.
+ * @example
+ * ```ts
+ * const validate = getSchemaValidator('cashpack/amount');
+ * if (!validate('0123')) console.log(validate.errors);
+ * ```
+ */
+export function getSchemaValidator(id: string, options: SchemaRegistryOptions = {}): ValidateFunction {
+  const allErrors = options.allErrors ?? true;
+  const reg = registry(allErrors);
+  const fullId = normaliseId(id);
+  const cached = reg.cache.get(fullId);
+  if (cached) return cached;
+  if (!reg.ids.includes(fullId)) {
+    throw new CprcError(
+      'CPRC_INTERNAL',
+      `unknown schema "${id}": no file schemas/${fullId.slice(SCHEMA_ID_BASE.length)}; known ids are listed by schemaIds()`,
+    );
+  }
+  let validate: ValidateFunction | undefined;
+  if (reg.source === 'precompiled' && precompiled) {
+    validate = precompiled.module.validators[fullId];
+  }
+  if (!validate) {
+    try {
+      reg.ajv ??= createSchemaAjv(reg.files ?? loadSchemaFiles(), { allErrors });
+      validate = reg.ajv.getSchema(fullId);
+    } catch (err) {
+      throw new CprcError(
+        'CPRC_INTERNAL',
+        `schema "${fullId}" does not compile: ${err instanceof Error ? err.message : String(err)}`,
+        { cause: err },
+      );
+    }
+  }
+  if (!validate) throw new CprcError('CPRC_INTERNAL', `schema "${fullId}" could not be loaded`);
+  reg.cache.set(fullId, validate);
+  return validate;
+}

@@ -1,0 +1,263 @@
+/**
+ * fast-check arbitraries of CPR-1.0 documents, valid under both readings (payee and wallet) of
+ * the reference validator. Used by the project's property tests and by the conformance suites
+ * to generate requests of every rail.
+ *
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * fc.assert(fc.property(cprArbitrary({ rail: 'PIX' }), (cpr) => validateCpr(cpr, { mode: 'payee' }).valid));
+ * ```
+ * @packageDocumentation
+ */
+import { bytesToHex } from '@noble/hashes/utils.js';
+import fc from 'fast-check';
+import { composeIBAN } from 'ibantools';
+import { toChecksumAddress } from '../validator/rules/evm-address-checksum.js';
+import { normaliseKey, PAYER_KEYS, SEPARATION_KEYS } from '../validator/rules/no-payer-data.js';
+import { RAIL_HINTS, type RailHint } from '../validator/subinterface.js';
+
+/** A rail to generate: one of the eight rail_hint values, or `'NONE'` for a document without rail_hint. */
+export type CprRail = RailHint | 'NONE';
+
+/** Every rail {@link cprArbitrary} can generate. */
+export const CPR_RAILS: readonly CprRail[] = [...RAIL_HINTS, 'NONE'];
+
+/** Constraints of {@link cprArbitrary}. */
+export interface CprArbitraryConstraints {
+  /** Rail to generate; default: any of {@link CPR_RAILS}. */
+  rail?: CprRail;
+  /** The instant the request is valid at: created_at up to a day before, expires_at 1 h to 28 days after. Default: now. */
+  now?: Date;
+}
+
+/** A JSON object (generated CPRs are plain JSON). */
+export type JsonObject = Record<string, unknown>;
+
+/**
+ * Amount strings in the smallest unit: digits, no leading zero, from 1 to 2^256 - 1 (profile 1);
+ * biased to include values beyond 2^53.
+ */
+export function amountArbitrary(): fc.Arbitrary<string> {
+  return fc
+    .oneof(
+      fc.bigInt({ min: 1n, max: 2n ** 64n }),
+      fc.bigInt({ min: 1n, max: 2n ** 256n - 1n }),
+      fc.constantFrom(1n, 2n ** 53n + 1n, 2n ** 256n - 1n),
+    )
+    .map((n) => n.toString());
+}
+
+/** EIP-55 checksummed EVM addresses. */
+export function evmAddressArbitrary(): fc.Arbitrary<string> {
+  return fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b) => toChecksumAddress(`0x${bytesToHex(b)}`));
+}
+
+/** Example IBANs of the official SWIFT IBAN registry (several countries). */
+export const REGISTRY_IBANS: readonly string[] = [
+  'DE89370400440532013000',
+  'GB29NWBK60161331926819',
+  'FR1420041010050500013M02606',
+  'NL91ABNA0417164300',
+  'ES9121000418450200051332',
+  'IT60X0542811101000000123456',
+  'BE68539007547034',
+  'CH9300762011623852957',
+  'AT611904300234573201',
+  'PL61109010140000071219812874',
+];
+
+/** Valid IBANs: German IBANs with random BBANs (checksum computed) and registry examples. */
+export function ibanArbitrary(): fc.Arbitrary<string> {
+  return fc.oneof(
+    fc
+      .stringMatching(/^[0-9]{18}$/)
+      .map((bban) => composeIBAN({ countryCode: 'DE', bban }) ?? 'DE89370400440532013000'),
+    fc.constantFrom(...REGISTRY_IBANS),
+  );
+}
+
+/** Valid BICs (ISO 9362). */
+export function bicArbitrary(): fc.Arbitrary<string> {
+  return fc.constantFrom('DEUTDEFF', 'COBADEFFXXX', 'ABNANL2A', 'BNPAFRPP', 'NWBKGB2L', 'UBSWCHZH80A');
+}
+
+/** Text of 1 to `max` Unicode code points (any plane), for names, memos and remittance information. */
+export function textArbitrary(max: number): fc.Arbitrary<string> {
+  return fc.string({ unit: 'binary', minLength: 1, maxLength: max });
+}
+
+function hasForbiddenKey(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasForbiddenKey);
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.entries(value).some(([k, v]) => {
+    const n = normaliseKey(k);
+    return PAYER_KEYS.has(n) || SEPARATION_KEYS.has(n) || hasForbiddenKey(v);
+  });
+}
+
+/** Extension maps with namespaced keys and arbitrary JSON values, free of payer/state member names. */
+export function extensionsArbitrary(): fc.Arbitrary<JsonObject> {
+  const key = fc.oneof(
+    fc.constantFrom('foundation:loyalty', 'com.example:order', 'org.acme:terminal'),
+    fc.string({ minLength: 1, maxLength: 20 }).map((s) => `com.example:${s}`),
+  );
+  return fc.dictionary(key, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }).filter((e) => !hasForbiddenKey(e));
+}
+
+function optional<T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> {
+  return fc.option(arb, { nil: undefined });
+}
+
+/** Drops undefined members (optional fields left out). */
+function compact(obj: Record<string, unknown>): JsonObject {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined));
+}
+
+const FIAT_OF_RAIL: Readonly<Record<string, readonly string[]>> = {
+  SEPA_CT: ['EUR'],
+  SEPA_INST: ['EUR'],
+  SWIFT: ['USD', 'EUR', 'GBP', 'CHF', 'JPY'],
+  ACH: ['USD'],
+  PIX: ['BRL'],
+  UPI: ['INR'],
+  OPEN: ['EUR', 'USD'],
+  NONE: ['EUR', 'USD'],
+};
+
+/** The sub-interface fields (top level) and the matching rail_address of one rail. */
+function subInterfaceArbitrary(kind: 'onchain' | 'iban' | 'account' | 'instant-key') {
+  switch (kind) {
+    case 'onchain':
+      return fc
+        .record({
+          chain_id: fc.integer({ min: 1, max: 1_000_000 }).map(String),
+          receiver_address: evmAddressArbitrary(),
+          domain_separator: optional(fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => `0x${bytesToHex(b)}`)),
+          order_reference: optional(fc.uint8Array({ minLength: 16, maxLength: 16 }).map((b) => bytesToHex(b))),
+          acquirer_id: optional(fc.uuid({ version: 4 })),
+          contract_address: optional(evmAddressArbitrary()),
+        })
+        .map((f) => ({
+          fields: compact(f),
+          railAddress: { receiver_address: f.receiver_address, chain_id: f.chain_id },
+        }));
+    case 'iban':
+      return fc
+        .record({
+          iban: ibanArbitrary(),
+          bic: optional(bicArbitrary()),
+          beneficiary_name: textArbitrary(70),
+          remittance_info: optional(textArbitrary(140)),
+          end_to_end_id: optional(fc.stringMatching(/^[A-Z0-9]{1,35}$/)),
+          purpose_code: optional(fc.constantFrom('GDDS', 'SUPP', 'SALA')),
+        })
+        .map((f) => ({ fields: compact(f), railAddress: compact({ iban: f.iban, bic: f.bic }) }));
+    case 'account':
+      return fc
+        .record({
+          account_number: fc.stringMatching(/^[0-9]{6,17}$/),
+          routing_code: optional(fc.stringMatching(/^[0-9]{9}$/)),
+          routing_code_type: optional(fc.constantFrom('ABA', 'SORT_CODE', 'BSB', 'IFSC')),
+          bank_name: optional(textArbitrary(40)),
+          beneficiary_name: textArbitrary(70),
+          remittance_info: optional(textArbitrary(140)),
+          end_to_end_id: optional(fc.stringMatching(/^[A-Z0-9]{1,35}$/)),
+        })
+        .map((f) => ({
+          fields: compact(f),
+          railAddress: compact({
+            account_number: f.account_number,
+            routing_code: f.routing_code,
+            routing_code_type: f.routing_code_type,
+          }),
+        }));
+    case 'instant-key':
+      return fc
+        .record({
+          key_type: fc.constantFrom('CPF', 'PHONE', 'EMAIL', 'EVP', 'UPI_ID'),
+          key_value: textArbitrary(77),
+          beneficiary_name: optional(textArbitrary(70)),
+          txid: optional(fc.stringMatching(/^[A-Za-z0-9]{1,35}$/)),
+        })
+        .map((f) => ({ fields: compact(f), railAddress: { key_type: f.key_type, key_value: f.key_value } }));
+  }
+}
+
+const SUB_OF_RAIL: Readonly<Record<Exclude<CprRail, 'OPEN' | 'NONE'>, 'onchain' | 'iban' | 'account' | 'instant-key'>> =
+  {
+    ON_CHAIN: 'onchain',
+    SEPA_CT: 'iban',
+    SEPA_INST: 'iban',
+    SWIFT: 'iban',
+    ACH: 'account',
+    PIX: 'instant-key',
+    UPI: 'instant-key',
+  };
+
+/** Generates one valid CPR of a fixed rail. */
+function cprOfRail(rail: CprRail, nowMs: number): fc.Arbitrary<JsonObject> {
+  const sub =
+    rail === 'OPEN' || rail === 'NONE'
+      ? fc.constantFrom('iban' as const, 'account' as const, 'instant-key' as const).chain(subInterfaceArbitrary)
+      : subInterfaceArbitrary(SUB_OF_RAIL[rail]);
+  const asset =
+    rail === 'ON_CHAIN'
+      ? fc.oneof(
+          fc.record({
+            type: fc.constantFrom('stablecoin', 'tokenized'),
+            code: fc.constantFrom('USDC', 'EURC', 'USDT', 'BOND-2030'),
+            chain_id: fc.integer({ min: 1, max: 1_000_000 }).map((n) => `eip155:${n}`),
+          }),
+          fc.record({ type: fc.constant('crypto'), code: fc.constantFrom('ETH', 'BTC') }),
+        )
+      : fc.record({ type: fc.constant('fiat'), code: fc.constantFrom(...(FIAT_OF_RAIL[rail] ?? ['EUR'])) });
+  return fc
+    .record({
+      request_id: fc.uuid({ version: 4 }),
+      createdAgoMs: fc.integer({ min: 0, max: 86_400_000 }),
+      expiresInMs: fc.integer({ min: 3_600_000, max: 28 * 86_400_000 }),
+      withMillis: fc.boolean(),
+      display_name: optional(textArbitrary(70)),
+      amount: optional(amountArbitrary()),
+      asset,
+      memo: optional(textArbitrary(140)),
+      extensions: optional(extensionsArbitrary()),
+      sub,
+    })
+    .map((r) => {
+      const iso = (ms: number): string => {
+        const s = new Date(Math.floor(ms / 1000) * 1000 + (r.withMillis ? ms % 1000 : 0)).toISOString();
+        return r.withMillis ? s : s.replace('.000Z', 'Z');
+      };
+      return compact({
+        cpr_version: 'CPR-1.0',
+        request_id: r.request_id,
+        created_at: iso(nowMs - r.createdAgoMs),
+        expires_at: iso(nowMs + r.expiresInMs),
+        payee: compact({ display_name: r.display_name, rail_address: r.sub.railAddress }),
+        value: compact({ amount: r.amount, asset: r.asset }),
+        memo: r.memo,
+        rail_hint: rail === 'NONE' ? undefined : rail,
+        extensions: r.extensions,
+        ...r.sub.fields,
+      });
+    });
+}
+
+/**
+ * Valid CPR-1.0 documents (payee and wallet readings) of one rail or of any rail: UUIDv4
+ * request_id, Z timestamps around `now`, a digit-string amount (sometimes omitted, often beyond
+ * 2^53), an asset fitting the rail, the sub-interface's fields at the top level with
+ * `payee.rail_address` agreeing, optional memo and namespaced extensions.
+ *
+ * @example
+ * ```ts
+ * const [sample] = fc.sample(cprArbitrary({ rail: 'SEPA_CT', now: new Date() }), 1);
+ * ```
+ */
+export function cprArbitrary(constraints: CprArbitraryConstraints = {}): fc.Arbitrary<JsonObject> {
+  const nowMs = (constraints.now ?? new Date()).getTime();
+  if (constraints.rail !== undefined) return cprOfRail(constraints.rail, nowMs);
+  return fc.constantFrom(...CPR_RAILS).chain((rail) => cprOfRail(rail, nowMs));
+}

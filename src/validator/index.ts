@@ -1,0 +1,40 @@
+/**
+ * The reference validator: `validateCpr` for CPR-1.0 documents, `validateMessage` for any
+ * message the schema registry knows, and the finding types.
+ *
+ * @example
+ * ```ts
+ * import { validateCpr } from 'cpr-conformance';
+ * const result = validateCpr(doc, { mode: 'payee', now: new Date() });
+ * ```
+ * @packageDocumentation
+ */
+export { parseRfc3339, type Rfc3339Instant } from './rfc3339.js';
+export { CPR_RULES } from './rules/index.js';
+export { toChecksumAddress } from './rules/evm-address-checksum.js';
+export { normaliseKey, PAYER_KEYS, SEPARATION_KEYS } from './rules/no-payer-data.js';
+export {
+  ADDRESS_FIELDS,
+  ALL_FIELDS,
+  appliedSubInterface,
+  FIELDS_REQUIREMENT,
+  RAIL_HINTS,
+  type RailHint,
+  REQUIRED_FIELDS,
+  type Selection,
+  SUB_INTERFACE_OF_HINT,
+  type SubInterface,
+  selectSubInterface,
+} from './subinterface.js';
+export type {
+  Finding,
+  FindingLevel,
+  FindingSeverity,
+  Rule,
+  RuleContext,
+  ValidateCprOptions,
+  ValidationMode,
+  ValidationResult,
+} from './types.js';
+export { DEFAULT_MAX_VALIDITY_SECONDS, validateCpr } from './validate-cpr.js';
+export { validateMessage } from './validate-message.js';

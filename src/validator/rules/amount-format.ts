@@ -1,0 +1,77 @@
+import type { Rule } from '../types.js';
+import { describe, finding, member } from '../util.js';
+
+/** The amount is in the asset's smallest unit: an integer, never a fraction or negative (spec 2.3). */
+const REQ_UNIT = 'CPR-2.3-AMOUNT-SMALLEST-UNIT';
+/** The amount's wire form: a digit string, 1 to 2^256 - 1 (profile section 1). */
+const REQ_FORMAT = 'PRF-1-AMOUNT-FORMAT';
+/** 2^256 - 1, the largest amount (profile section 1). */
+const MAX_AMOUNT = 2n ** 256n - 1n;
+
+/**
+ * CPR-1.0 2.3 and profile section 1: `value.amount`, when present, is a string of base-10 digits
+ * in the smallest unit, no sign, no leading zero, no fraction, no spaces, from 1 to 2^256 - 1.
+ * The string is never turned into a JS number; the bound is compared with BigInt.
+ * A JSON number: in wallet mode a safe integer >= 1 is accepted with a PROFILE warning and any
+ * other number is a PROFILE error (precision may already be lost); in payee mode every number is
+ * a PROFILE error. A fraction or a negative value breaks the SPEC (not a smallest-unit count).
+ */
+export const amountFormat: Rule = {
+  name: 'amount-format',
+  requirements: [REQ_UNIT, REQ_FORMAT],
+  check({ doc, mode }) {
+    const value = member(doc, 'value');
+    const amount = member(value, 'amount');
+    if (amount === undefined) return []; // open amount (2.3)
+    const where = '/value/amount';
+    if (typeof amount === 'number') {
+      if (!Number.isInteger(amount) || amount < 0) {
+        return [finding(REQ_UNIT, where, `value.amount ${amount} is not a whole number of the smallest unit`)];
+      }
+      if (mode === 'wallet' && Number.isSafeInteger(amount) && amount >= 1) {
+        return [
+          finding(
+            REQ_FORMAT,
+            where,
+            `value.amount is a JSON number (${amount}); accepted as a safe integer, but it must be a digit string`,
+            'warning',
+          ),
+        ];
+      }
+      return [
+        finding(
+          REQ_FORMAT,
+          where,
+          mode === 'wallet'
+            ? `value.amount ${amount} is a JSON number outside the safe integers 1..2^53-1; precision may be lost, reject it`
+            : `value.amount must be a digit string, not the JSON number ${amount}`,
+        ),
+      ];
+    }
+    if (typeof amount !== 'string') {
+      return [finding(REQ_UNIT, where, `value.amount must be a digit string, not ${describe(amount)}`)];
+    }
+    if (/^\s*[+-]?\d*[.,]\d*\s*$/.test(amount) && /\d/.test(amount)) {
+      return [
+        finding(REQ_UNIT, where, `value.amount ${describe(amount)} has a fraction; give it in the smallest unit`),
+      ];
+    }
+    if (/^\s*-\s*\d+\s*$/.test(amount)) {
+      return [finding(REQ_UNIT, where, `value.amount ${describe(amount)} is negative`)];
+    }
+    if (!/^\d+$/.test(amount)) {
+      return [
+        finding(REQ_FORMAT, where, `value.amount ${describe(amount)} must hold base-10 digits only (no sign or spaces)`),
+      ];
+    }
+    if (amount.length > 1 && amount.startsWith('0')) {
+      return [finding(REQ_FORMAT, where, `value.amount ${describe(amount)} has a leading zero`)];
+    }
+    if (amount === '0') return [finding(REQ_FORMAT, where, 'value.amount must be at least 1')];
+    // 2^256 - 1 has 78 digits: a longer string is over the bound without converting it.
+    if (amount.length > 78 || BigInt(amount) > MAX_AMOUNT) {
+      return [finding(REQ_FORMAT, where, 'value.amount is larger than 2^256 - 1')];
+    }
+    return [];
+  },
+};

@@ -1,0 +1,31 @@
+import { code as currencyByCode } from 'currency-codes';
+import type { Rule } from '../types.js';
+import { finding, member } from '../util.js';
+
+/** Requirement this rule reports. */
+const REQ = 'CPR-2.3-ASSET-CODE-ISO4217';
+
+/**
+ * CPR-1.0 2.3: `asset.code` is an ISO 4217 code when `asset.type` is `fiat`. Checked against
+ * the ISO 4217 list shipped by `currency-codes` (upper-case alphabetic codes only).
+ */
+export const assetCodeIso4217: Rule = {
+  name: 'asset-code-iso4217',
+  requirements: [REQ],
+  check({ doc }) {
+    const asset = member(member(doc, 'value'), 'asset');
+    if (member(asset, 'type') !== 'fiat') return [];
+    const code = member(asset, 'code');
+    if (typeof code !== 'string') return [];
+    if (!/^[A-Z]{3}$/.test(code) || currencyByCode(code) === undefined) {
+      return [
+        finding(
+          REQ,
+          '/value/asset/code',
+          `value.asset.code ${JSON.stringify(code)} is not an ISO 4217 currency code, as fiat requires (e.g. "EUR")`,
+        ),
+      ];
+    }
+    return [];
+  },
+};

@@ -1,0 +1,34 @@
+import { isValidBIC } from 'ibantools';
+import type { Rule } from '../types.js';
+import { finding, member, pointer } from '../util.js';
+
+/** Requirement this rule reports. */
+const REQ = 'CPR-2.6-BIC-VALID';
+
+/**
+ * CPR-1.0 2.6: `bic` is the BIC/SWIFT code of the receiving institution (ISO 9362: 4-letter
+ * institution, 2-letter country, 2-character location, optional 3-character branch), checked
+ * with ibantools on the top-level `bic` and on `payee.rail_address.bic`.
+ */
+export const bicValid: Rule = {
+  name: 'bic-valid',
+  requirements: [REQ],
+  check({ doc }) {
+    const out = [];
+    for (const [path, value] of [
+      [['bic'], member(doc, 'bic')],
+      [['payee', 'rail_address', 'bic'], member(member(member(doc, 'payee'), 'rail_address'), 'bic')],
+    ] as const) {
+      if (typeof value === 'string' && !isValidBIC(value)) {
+        out.push(
+          finding(
+            REQ,
+            pointer(path),
+            `${path.join('.')} is not an ISO 9362 BIC (8 or 11 characters: bank, country, location, branch)`,
+          ),
+        );
+      }
+    }
+    return out;
+  },
+};

@@ -1,0 +1,45 @@
+/**
+ * Every rule of the reference validator, in the order they run. One rule per file, with its
+ * requirement IDs and messages beside it.
+ *
+ * @packageDocumentation
+ */
+import type { Rule } from '../types.js';
+import { amountFormat } from './amount-format.js';
+import { assetCodeIso4217 } from './asset-code-iso4217.js';
+import { bicValid } from './bic-valid.js';
+import { chainIdRequired } from './chain-id-required.js';
+import { createdBeforeExpires } from './created-before-expires.js';
+import { evmAddressChecksum } from './evm-address-checksum.js';
+import { expiry } from './expiry.js';
+import { ibanValid } from './iban-valid.js';
+import { memoLength } from './memo-length.js';
+import { noPayerData } from './no-payer-data.js';
+import { railAddressAgrees } from './rail-address-agrees.js';
+import { railHintEnum } from './rail-hint-enum.js';
+import { remittanceLength } from './remittance-length.js';
+import { requestIdFormat } from './request-id-format.js';
+import { subInterfaceFields } from './sub-interface-fields.js';
+import { timestamps } from './timestamps.js';
+import { validityCeiling } from './validity-ceiling.js';
+
+/** The CPR rules, run after the schema on every object document. */
+export const CPR_RULES: readonly Rule[] = [
+  requestIdFormat,
+  timestamps,
+  createdBeforeExpires,
+  expiry,
+  validityCeiling,
+  memoLength,
+  amountFormat,
+  chainIdRequired,
+  assetCodeIso4217,
+  railHintEnum,
+  subInterfaceFields,
+  evmAddressChecksum,
+  ibanValid,
+  bicValid,
+  remittanceLength,
+  railAddressAgrees,
+  noPayerData,
+];

@@ -1,0 +1,132 @@
+import type { Finding, Rule } from '../types.js';
+import { finding, isObject, pointer } from '../util.js';
+
+/** A member identifies, references or assumes a payer (invariant 1, spec 1 rule 2). */
+const REQ_PAYER = 'CPR-INV-1-NO-PAYER-DATA';
+/** A member carries authorization, settlement or state (invariant 6, spec 3 rule 1). */
+const REQ_SEPARATION = 'CPR-INV-6-SEPARATION';
+
+/**
+ * Forbidden member names, normalised (lower case, only letters and digits, namespace prefix
+ * before the last `:` or `/` removed, so `foundation:payer_id`, `payerId` and `Payer-ID` all
+ * match `payerid`).
+ *
+ * How the list was chosen: the spec names the things a CPR never holds (section 1 rule 2:
+ * "no payer information, no authorization proof and no state"; section 3 rule 1: "no status,
+ * no authorization, no confirmation"; invariant 6: "no authorization, no settlement instruction
+ * and no payer context"). Each named concept is listed with the member names payment
+ * standards use for it: the Payment fields of spec 2.10 that come from the payer side (payer,
+ * authorization, state), ISO 20022's debtor vocabulary (debtor, debtor_account, ...), and the
+ * usual status/settlement/confirmation spellings. Names a CPR legitimately uses (payee,
+ * beneficiary_name, txid, end_to_end_id) are deliberately absent.
+ */
+export const PAYER_KEYS: ReadonlySet<string> = new Set([
+  'payer',
+  'payerid',
+  'payername',
+  'payeraccount',
+  'payeraddress',
+  'payeriban',
+  'payeremail',
+  'payerphone',
+  'payerwallet',
+  'payerinfo',
+  'payerdetails',
+  'payercontext',
+  'debtor',
+  'debtorname',
+  'debtoraccount',
+  'debtoriban',
+  'debtoragent',
+  'ultimatedebtor',
+  'sender',
+  'senderaddress',
+  'senderaccount',
+  'sendername',
+  'fromaddress',
+  'payinguser',
+  'customerid',
+]);
+
+/** Authorization, state, settlement and confirmation member names (see {@link PAYER_KEYS}). */
+export const SEPARATION_KEYS: ReadonlySet<string> = new Set([
+  'authorization',
+  'authorisation',
+  'authorizationproof',
+  'authproof',
+  'state',
+  'status',
+  'paymentstatus',
+  'paymentstate',
+  'settlement',
+  'settlementinstruction',
+  'settlementstatus',
+  'settled',
+  'settledat',
+  'confirmation',
+  'confirmations',
+  'confirmed',
+  'confirmedat',
+  'paid',
+  'paidat',
+  'fulfilled',
+  'fulfilledat',
+  'consumed',
+  'consumedat',
+]);
+
+/** Normalises a member name for {@link PAYER_KEYS} / {@link SEPARATION_KEYS} lookup. */
+export function normaliseKey(key: string): string {
+  const cut = Math.max(key.lastIndexOf(':'), key.lastIndexOf('/'));
+  return key
+    .slice(cut + 1)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
+}
+
+/** Deepest nesting searched; deeper content is reported once rather than walked. */
+const MAX_DEPTH = 64;
+
+/**
+ * CPR-1.0 invariants 1 and 6 (and spec 1 rule 2, 3 rule 1): no member anywhere in the document,
+ * extensions included, is named after payer data, authorization, state, settlement or
+ * confirmation.
+ */
+export const noPayerData: Rule = {
+  name: 'no-payer-data',
+  requirements: [REQ_PAYER, REQ_SEPARATION],
+  check({ doc }) {
+    const out: Finding[] = [];
+    const seen = new Set<object>();
+    const walk = (node: unknown, path: (string | number)[]): void => {
+      if (typeof node !== 'object' || node === null || seen.has(node)) return;
+      if (path.length > MAX_DEPTH) return;
+      seen.add(node);
+      if (Array.isArray(node)) {
+        node.forEach((item, i) => {
+          walk(item, [...path, i]);
+        });
+        return;
+      }
+      if (!isObject(node)) return;
+      for (const key of Object.keys(node)) {
+        const n = normaliseKey(key);
+        const at = [...path, key];
+        if (PAYER_KEYS.has(n)) {
+          out.push(finding(REQ_PAYER, pointer(at), `${JSON.stringify(key)} is payer data; a CPR holds none`));
+        } else if (SEPARATION_KEYS.has(n)) {
+          out.push(
+            finding(
+              REQ_SEPARATION,
+              pointer(at),
+              `${JSON.stringify(key)} is authorization, state or settlement data; a CPR holds none`,
+            ),
+          );
+        }
+        walk(node[key], at);
+      }
+    };
+    walk(doc, []);
+    return out;
+  },
+};

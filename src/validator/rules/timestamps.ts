@@ -1,0 +1,62 @@
+import { parseRfc3339 } from '../rfc3339.js';
+import type { Finding, Rule } from '../types.js';
+import { describe, finding, member } from '../util.js';
+
+/** Requirement: timestamps are ISO 8601 in UTC (spec). */
+const REQ_UTC = 'CPR-2.1-TIMESTAMPS-UTC';
+/** Requirement: emitted timestamps are RFC 3339 with `Z` (profile). */
+const REQ_Z = 'PRF-1-TIMESTAMP-Z';
+
+/**
+ * CPR-1.0 2.1 (created_at, expires_at: "ISO 8601, UTC") and profile section 1 (RFC 3339 with
+ * `Z` in everything emitted; a reader accepts any offset).
+ * - Not RFC 3339: SPEC error in both modes.
+ * - Payee mode: a non-zero offset is a SPEC error (not UTC); `+00:00`/`-00:00` is UTC but a
+ *   PROFILE error (not `Z`); a lower-case `z` is a PROFILE error too.
+ * - Wallet mode: any offset is accepted; a non-`Z` offset is a PROFILE warning.
+ */
+export const timestamps: Rule = {
+  name: 'timestamps',
+  requirements: [REQ_UTC, REQ_Z],
+  check({ doc, mode }) {
+    const out: Finding[] = [];
+    for (const name of ['created_at', 'expires_at']) {
+      const value = member(doc, name);
+      if (value === undefined) continue; // a missing member is the schema's finding
+      const where = `/${name}`;
+      if (typeof value !== 'string') {
+        out.push(finding(REQ_UTC, where, `${name} must be an RFC 3339 date-time string, not ${describe(value)}`));
+        continue;
+      }
+      const t = parseRfc3339(value);
+      if (!t) {
+        out.push(
+          finding(
+            REQ_UTC,
+            where,
+            `${name} ${describe(value)} is not an RFC 3339 date-time (e.g. "2026-01-31T12:00:00Z")`,
+          ),
+        );
+        continue;
+      }
+      const isZ = value.endsWith('Z');
+      if (mode === 'payee') {
+        if (t.offsetMinutes !== 0) {
+          out.push(finding(REQ_UTC, where, `${name} ${describe(value)} is not in UTC; write it with "Z"`));
+        } else if (!isZ) {
+          out.push(finding(REQ_Z, where, `${name} ${describe(value)} must end in "Z" (profile section 1)`));
+        }
+      } else if (!isZ) {
+        out.push(
+          finding(
+            REQ_Z,
+            where,
+            `${name} ${describe(value)} does not use "Z"; accepted by a reader, but a payee must emit "Z"`,
+            'warning',
+          ),
+        );
+      }
+    }
+    return out;
+  },
+};

@@ -1,0 +1,179 @@
+/**
+ * Turns ajv errors of the CPR schemas into findings, each with a specific requirement ID chosen
+ * by the failing member's path (the same IDs the schemas' `x-requirement` annotations name).
+ *
+ * @packageDocumentation
+ */
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import { appliedSubInterface, FIELDS_REQUIREMENT } from './subinterface.js';
+import type { Finding } from './types.js';
+import { finding, member, pointer } from './util.js';
+
+/** Requirement of a missing required base member (CPR-1.0 2.1). */
+const BASE_REQUIRED: Readonly<Record<string, string>> = {
+  cpr_version: 'CPR-2.1-VERSION',
+  request_id: 'CPR-2.1-REQUEST-ID-UNIQUE',
+  created_at: 'CPR-2.1-TIMESTAMPS-UTC',
+  expires_at: 'CPR-2.1-EXPIRES-AT',
+  payee: 'CPR-2.2-RAIL-ADDRESS',
+  value: 'CPR-2.3-ASSET-TYPE',
+};
+
+/** Requirement of each top-level member whose value a schema keyword rejected. */
+const TOP_LEVEL: Readonly<Record<string, string>> = {
+  cpr_version: 'CPR-2.1-VERSION',
+  request_id: 'CPR-2.1-REQUEST-ID-UNIQUE',
+  created_at: 'CPR-2.1-TIMESTAMPS-UTC',
+  expires_at: 'CPR-2.1-TIMESTAMPS-UTC',
+  memo: 'CPR-2.1-MEMO-LENGTH',
+  extensions: 'CPR-9-IGNORE-UNKNOWN-EXTENSIONS',
+  rail_hint: 'CPR-2.4-RAIL-HINT-ENUM',
+  payee: 'CPR-2.2-RAIL-ADDRESS',
+  value: 'CPR-2.3-ASSET-TYPE',
+  chain_id: 'CPR-2.5-ONCHAIN-FIELDS',
+  receiver_address: 'CPR-2.5-RECEIVER-ADDRESS',
+  domain_separator: 'CPR-2.5-ONCHAIN-FIELDS',
+  order_reference: 'CPR-2.5-ONCHAIN-FIELDS',
+  acquirer_id: 'CPR-2.5-ONCHAIN-FIELDS',
+  contract_address: 'CPR-2.5-ONCHAIN-FIELDS',
+  iban: 'CPR-2.6-IBAN-VALID',
+  bic: 'CPR-2.6-BIC-VALID',
+  remittance_info: 'CPR-2.6-REMITTANCE-LENGTH',
+  purpose_code: 'CPR-2.6-IBAN-FIELDS',
+  account_number: 'CPR-2.7-ACCOUNT-FIELDS',
+  routing_code: 'CPR-2.7-ACCOUNT-FIELDS',
+  routing_code_type: 'CPR-2.7-ACCOUNT-FIELDS',
+  bank_name: 'CPR-2.7-ACCOUNT-FIELDS',
+  key_type: 'CPR-2.8-INSTANT-KEY-FIELDS',
+  key_value: 'CPR-2.8-INSTANT-KEY-FIELDS',
+  txid: 'CPR-2.8-INSTANT-KEY-FIELDS',
+};
+
+/** Requirement of the members of value.asset. */
+const ASSET: Readonly<Record<string, string>> = {
+  type: 'CPR-2.3-ASSET-TYPE',
+  code: 'CPR-2.3-ASSET-CODE-ISO4217',
+  chain_id: 'CPR-2.3-CHAIN-ID-REQUIRED',
+};
+
+/** Decodes an ajv instancePath (a JSON pointer) into its segments. */
+function segments(instancePath: string): string[] {
+  if (instancePath === '') return [];
+  return instancePath
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** The ajv message rewritten to name the member (conventions: lower case, names the member). */
+function messageFor(e: ErrorObject, path: string[]): string {
+  const name = path.length === 0 ? 'the document' : path.join('.');
+  switch (e.keyword) {
+    case 'required':
+      return `${[...path, String(e.params.missingProperty)].join('.')} is missing`;
+    case 'const':
+      return `${name} must equal ${JSON.stringify(e.params.allowedValue)}`;
+    case 'enum':
+      return `${name} must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'type':
+      return `${name} must be of type ${String(e.params.type)}`;
+    case 'pattern':
+      return `${name} does not match the required form ${String(e.params.pattern)}`;
+    case 'format':
+      return `${name} is not a valid ${String(e.params.format)}`;
+    case 'maxLength':
+      return `${name} is longer than ${String(e.params.limit)} characters`;
+    case 'minLength':
+      return `${name} must not be empty`;
+    default:
+      return `${name} ${e.message ?? 'is invalid'}`;
+  }
+}
+
+/**
+ * Requirement ID for one ajv error of the CPR schemas, or null when the error only restates
+ * one already reported (branch bookkeeping of `if`, `oneOf`, sub-interface `required` at the
+ * root, which the sub-interface rule reports with a precise message).
+ */
+function requirementFor(e: ErrorObject, path: string[], doc: unknown): { id: string; at: string[] } | null {
+  const [first, second, third] = path;
+  if (e.keyword === 'if' || (e.keyword === 'oneOf' && path.length === 0)) return null;
+  if (path.length === 0) {
+    if (e.keyword === 'required') {
+      const missing = String(e.params.missingProperty);
+      const id = BASE_REQUIRED[missing];
+      return id ? { id, at: [missing] } : null; // sub-interface fields: rule sub-interface-fields
+    }
+    return { id: 'CPR-4.3-VALIDATE-BEFORE-PROCESSING', at: [] };
+  }
+  if (first === 'value') {
+    if (second === undefined) {
+      return e.keyword === 'required'
+        ? { id: 'CPR-2.3-ASSET-TYPE', at: ['value', 'asset'] }
+        : { id: 'CPR-2.3-ASSET-TYPE', at: path };
+    }
+    if (second === 'amount') return { id: 'PRF-1-AMOUNT-FORMAT', at: path };
+    if (second === 'asset') {
+      if (third === undefined) {
+        if (e.keyword === 'required') {
+          const missing = String(e.params.missingProperty);
+          return { id: ASSET[missing] ?? 'CPR-2.3-ASSET-TYPE', at: [...path, missing] };
+        }
+        return { id: 'CPR-2.3-ASSET-TYPE', at: path };
+      }
+      return { id: ASSET[third] ?? 'CPR-2.3-ASSET-TYPE', at: path };
+    }
+    return { id: 'CPR-2.3-ASSET-TYPE', at: path };
+  }
+  if (first === 'created_at' || first === 'expires_at') {
+    return { id: e.keyword === 'pattern' ? 'PRF-1-TIMESTAMP-Z' : 'CPR-2.1-TIMESTAMPS-UTC', at: path };
+  }
+  if (first === 'beneficiary_name' || first === 'end_to_end_id') {
+    const sub = appliedSubInterface(doc) ?? (member(doc, 'account_number') !== undefined ? 'account' : 'iban');
+    return { id: FIELDS_REQUIREMENT[sub], at: path };
+  }
+  const id = first !== undefined ? TOP_LEVEL[first] : undefined;
+  if (id) return { id, at: path };
+  return { id: 'CPR-4.3-VALIDATE-BEFORE-PROCESSING', at: path };
+}
+
+/**
+ * Findings for the ajv errors of a CPR schema (`cpr/cpr-payee` or `cpr/cpr-wallet`), one per
+ * distinct (requirement, path).
+ *
+ * @example
+ * ```ts
+ * const validate = getSchemaValidator('cpr/cpr-payee');
+ * if (!validate(doc)) findings.push(...cprSchemaFindings(validate.errors ?? [], doc));
+ * ```
+ */
+export function cprSchemaFindings(errors: readonly ErrorObject[], doc: unknown): Finding[] {
+  const out: Finding[] = [];
+  const seen = new Set<string>();
+  for (const e of errors) {
+    const path = segments(e.instancePath);
+    const req = requirementFor(e, path, doc);
+    if (!req) continue;
+    const at = pointer(req.at);
+    const key = `${req.id} ${at}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(finding(req.id, at, messageFor(e, path)));
+  }
+  return out;
+}
+
+/**
+ * The finding for a schema failure that no mapped finding and no rule explains (a safety net:
+ * the document is invalid and must not pass). Names the sub-interface selection, the only
+ * schema part whose errors the mapping treats as bookkeeping.
+ */
+export function schemaFallbackFinding(errors: readonly ErrorObject[]): Finding {
+  const e = errors.find((x) => x.keyword !== 'if') ?? errors[0];
+  const path = e ? segments(e.instancePath) : [];
+  return finding(
+    'PRF-2-SUB-INTERFACE-SELECTION',
+    pointer(path),
+    e ? messageFor(e, path) : 'the document does not match the CPR schema',
+  );
+}

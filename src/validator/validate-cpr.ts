@@ -1,0 +1,94 @@
+/**
+ * `validateCpr`: the reference validator of CPR-1.0 documents (schema plus rules).
+ *
+ * @packageDocumentation
+ */
+import { CprcError } from '../errors.js';
+import { getSchemaValidator } from '../schemas/registry.js';
+import { CPR_RULES } from './rules/index.js';
+import { cprSchemaFindings, schemaFallbackFinding } from './schema-findings.js';
+import type { Finding, RuleContext, ValidateCprOptions, ValidationResult } from './types.js';
+import { finding, isObject } from './util.js';
+
+/** Default validity ceiling: 30 days (profile section 2). */
+export const DEFAULT_MAX_VALIDITY_SECONDS = 30 * 24 * 60 * 60;
+
+/** Requirement of "the document can be parsed and checked at all" (spec 4.3 rule 3, 4.4 step 1). */
+const REQ_STRUCTURE = 'CPR-4.3-VALIDATE-BEFORE-PROCESSING';
+
+function checkOptions(opts: ValidateCprOptions): void {
+  if (opts.mode !== undefined && opts.mode !== 'payee' && opts.mode !== 'wallet') {
+    throw new CprcError('CPRC_USAGE', `validateCpr: mode must be "payee" or "wallet", not ${JSON.stringify(opts.mode)}`);
+  }
+  if (opts.now !== undefined && (!(opts.now instanceof Date) || Number.isNaN(opts.now.getTime()))) {
+    throw new CprcError('CPRC_USAGE', 'validateCpr: now must be a valid Date');
+  }
+  const max = opts.maxValiditySeconds;
+  if (max !== undefined && (typeof max !== 'number' || !Number.isFinite(max) || max <= 0)) {
+    throw new CprcError('CPRC_USAGE', 'validateCpr: maxValiditySeconds must be a positive number of seconds');
+  }
+}
+
+/**
+ * Validates one CPR document: the JSON Schema of the chosen reading (`cpr/cpr-payee` or
+ * `cpr/cpr-wallet`) and then every rule of `rules/` (checksums, ISO 4217, expiry, validity
+ * window, sub-interface selection, rail_address agreement, amount bounds, no payer data).
+ * Each finding names one requirement. The document is never modified and never makes this
+ * function throw, whatever it holds; only invalid `opts` (a programming error) throw.
+ *
+ * @param doc - the parsed JSON document (anything).
+ * @param opts - `mode` (default `'wallet'`), `now` (default: current time), `maxValiditySeconds` (default 30 days).
+ * @returns `{ valid, findings }`; `valid` is false when any finding is an error.
+ * @throws CprcError `CPRC_USAGE` for invalid options; `CPRC_INTERNAL` when the schemas cannot be loaded.
+ * @example
+ * ```ts
+ * const { valid, findings } = validateCpr(JSON.parse(text), { mode: 'payee' });
+ * for (const f of findings) console.log(f.requirement, f.path, f.message);
+ * ```
+ */
+export function validateCpr(doc: unknown, opts: ValidateCprOptions = {}): ValidationResult {
+  checkOptions(opts);
+  const mode = opts.mode ?? 'wallet';
+  const validate = getSchemaValidator(mode === 'payee' ? 'cpr/cpr-payee' : 'cpr/cpr-wallet');
+  try {
+    if (!isObject(doc)) {
+      const what = Array.isArray(doc) ? 'an array' : doc === null ? 'null' : `a ${typeof doc}`;
+      return {
+        valid: false,
+        findings: [finding(REQ_STRUCTURE, '', `the document must be a JSON object, not ${what}`)],
+      };
+    }
+    const schemaValid = validate(doc);
+    const schemaErrors = schemaValid ? [] : [...(validate.errors ?? [])];
+    const schemaFindings = cprSchemaFindings(schemaErrors, doc);
+    const ctx: RuleContext = {
+      doc,
+      mode,
+      nowMs: (opts.now ?? new Date()).getTime(),
+      maxValiditySeconds: opts.maxValiditySeconds ?? DEFAULT_MAX_VALIDITY_SECONDS,
+    };
+    const ruleFindings: Finding[] = [];
+    for (const rule of CPR_RULES) ruleFindings.push(...rule.check(ctx));
+    // A rule error at a path says more than the schema keyword there: keep the rule's.
+    const ruleErrorPaths = new Set(ruleFindings.filter((f) => f.severity === 'error').map((f) => f.path));
+    const findings = [...schemaFindings.filter((f) => !ruleErrorPaths.has(f.path)), ...ruleFindings];
+    if (!schemaValid && !findings.some((f) => f.severity === 'error')) {
+      // never lose a schema error, even one the mapping treats as bookkeeping
+      findings.push(...(schemaFindings.length > 0 ? schemaFindings : [schemaFallbackFinding(schemaErrors)]));
+    }
+    return { valid: !findings.some((f) => f.severity === 'error'), findings };
+  } catch (err) {
+    // Defence in depth: documents are data, but an exotic object (a Proxy, a throwing getter)
+    // must still give a finding rather than an exception.
+    return {
+      valid: false,
+      findings: [
+        finding(
+          REQ_STRUCTURE,
+          '',
+          `the document could not be checked (${err instanceof Error ? err.message : String(err)}); give plain JSON`,
+        ),
+      ],
+    };
+  }
+}

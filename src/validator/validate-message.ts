@@ -1,0 +1,160 @@
+/**
+ * `validateMessage`: schema validation of any message the registry knows (cash-pack, harness,
+ * CPR parts), with findings named after the requirement annotated in the schema.
+ *
+ * @packageDocumentation
+ */
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import { getSchemaValidator, loadSchemaFiles, SCHEMA_ID_BASE } from '../schemas/registry.js';
+import type { Finding, ValidationResult } from './types.js';
+import { finding, isObject, pointer } from './util.js';
+
+type SchemaNode = Record<string, unknown>;
+
+let byId: Map<string, SchemaNode> | null = null;
+
+function schemaById(id: string): SchemaNode | undefined {
+  if (!byId) {
+    byId = new Map();
+    for (const f of loadSchemaFiles()) byId.set(f.id, f.schema as SchemaNode);
+  }
+  return byId.get(id);
+}
+
+/** Resolves `$ref` of `node` (relative to `base`) to [schema, its base id]. */
+function deref(node: SchemaNode, base: string): [SchemaNode, string] | null {
+  const ref = node.$ref;
+  if (typeof ref !== 'string') return null;
+  let url: URL;
+  try {
+    url = new URL(ref, base);
+  } catch {
+    return null;
+  }
+  const fragment = decodeURIComponent(url.hash.slice(1));
+  url.hash = '';
+  const docId = url.href;
+  let target: unknown = schemaById(docId);
+  for (const seg of fragment.split('/').slice(1)) {
+    target = isObject(target) ? target[seg.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+  }
+  return isObject(target) ? [target, docId] : null;
+}
+
+/** The node and every node it reaches through `$ref` and `allOf` (depth-limited). */
+function expand(node: SchemaNode, base: string, depth = 0): [SchemaNode, string][] {
+  if (depth > 8) return [];
+  const out: [SchemaNode, string][] = [[node, base]];
+  const r = deref(node, base);
+  if (r) out.push(...expand(r[0], r[1], depth + 1));
+  if (Array.isArray(node.allOf)) {
+    for (const sub of node.allOf) if (isObject(sub)) out.push(...expand(sub, base, depth + 1));
+  }
+  return out;
+}
+
+/**
+ * The requirement annotated (`x-requirement`) on the schema node nearest to `path` in the
+ * schema `rootId`: the deepest annotated node along the path wins.
+ */
+function annotatedRequirement(rootId: string, path: string[]): string | undefined {
+  const root = schemaById(rootId);
+  if (!root) return undefined;
+  let found: string | undefined;
+  let level: [SchemaNode, string][] = [[root, rootId]];
+  for (let i = 0; ; i++) {
+    const nodes = level.flatMap(([n, b]) => expand(n, b));
+    for (const [n] of nodes) if (typeof n['x-requirement'] === 'string') found = n['x-requirement'];
+    const seg = path[i];
+    if (seg === undefined) return found;
+    const next: [SchemaNode, string][] = [];
+    for (const [n, b] of nodes) {
+      const props = n.properties;
+      if (isObject(props) && isObject(props[seg])) next.push([props[seg] as SchemaNode, b]);
+      else if (/^\d+$/.test(seg) && isObject(n.items)) next.push([n.items as SchemaNode, b]);
+      else if (isObject(n.additionalProperties)) next.push([n.additionalProperties as SchemaNode, b]);
+    }
+    if (next.length === 0) return found;
+    level = next;
+  }
+}
+
+/**
+ * Requirement of a message schema failure when the schema annotates none: the profile section
+ * that fixes the message's shape (cash-pack messages: profile 4; harness messages: profile
+ * 2-3; tool files: the tool's own schema).
+ */
+const FALLBACK_BY_DIR: Readonly<Record<string, string>> = {
+  cashpack: 'PRF-4-MESSAGE-SCHEMA',
+  harness: 'PRF-3-HARNESS-MESSAGE-SCHEMA',
+  cpr: 'CPR-4.3-VALIDATE-BEFORE-PROCESSING',
+};
+
+function segmentsOf(instancePath: string): string[] {
+  return instancePath === ''
+    ? []
+    : instancePath
+        .slice(1)
+        .split('/')
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+function describeError(e: ErrorObject, path: string[]): string {
+  const name = path.length === 0 ? 'the message' : path.join('.');
+  if (e.keyword === 'required') return `${[...path, String(e.params.missingProperty)].join('.')} is missing`;
+  if (e.keyword === 'additionalProperties') {
+    return `${name} has the member ${JSON.stringify(e.params.additionalProperty)}, which is not allowed`;
+  }
+  if (e.keyword === 'const') return `${name} must equal ${JSON.stringify(e.params.allowedValue)}`;
+  if (e.keyword === 'enum') {
+    return `${name} must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+  }
+  return `${name} ${e.message ?? 'is invalid'}`;
+}
+
+/**
+ * Validates a message against one registry schema, by its short id (`'cashpack/lock-request'`,
+ * `'harness/derive-request'`, `'cpr/payment'`, ...). Each ajv error becomes a finding whose
+ * requirement is the `x-requirement` annotated nearest to the failing member in the schema
+ * (following `$ref` and `allOf`), else the profile section fixing that message family. Never
+ * throws on any `doc`; an unknown `kind` is a programming error and throws.
+ *
+ * @throws CprcError `CPRC_INTERNAL` when `kind` names no schema.
+ * @example
+ * ```ts
+ * const r = validateMessage('cashpack/lock-request', body);
+ * if (!r.valid) console.log(r.findings.map((f) => `${f.path}: ${f.message}`));
+ * ```
+ */
+export function validateMessage(kind: string, doc: unknown): ValidationResult {
+  const validate = getSchemaValidator(kind);
+  const rootId = kind.startsWith(SCHEMA_ID_BASE)
+    ? kind
+    : `${SCHEMA_ID_BASE}${kind.endsWith('.schema.json') ? kind : `${kind}.schema.json`}`;
+  const dir = rootId.slice(SCHEMA_ID_BASE.length).split('/')[0] ?? '';
+  const fallback = FALLBACK_BY_DIR[dir] ?? 'CPR-4.3-VALIDATE-BEFORE-PROCESSING';
+  try {
+    if (validate(doc)) return { valid: true, findings: [] };
+    const findings: Finding[] = [];
+    const seen = new Set<string>();
+    for (const e of validate.errors ?? []) {
+      if (e.keyword === 'if') continue; // restates the failing `then`
+      const path = segmentsOf(e.instancePath);
+      const at = e.keyword === 'required' ? [...path, String(e.params.missingProperty)] : path;
+      const req = annotatedRequirement(rootId, at) ?? fallback;
+      const key = `${req} ${pointer(at)} ${e.keyword}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      findings.push(finding(req, pointer(at), describeError(e, path)));
+    }
+    if (findings.length === 0) findings.push(finding(fallback, '', `the message does not match schema ${kind}`));
+    return { valid: false, findings };
+  } catch (err) {
+    return {
+      valid: false,
+      findings: [
+        finding(fallback, '', `the message could not be checked (${err instanceof Error ? err.message : String(err)})`),
+      ],
+    };
+  }
+}

@@ -1,0 +1,368 @@
+/**
+ * The suite library: what every conformance suite under `suites/<target>/` uses.
+ *
+ * A suite file is an ordinary mocha ESM file run by `cprc run` in a child process. It registers
+ * checks with {@link check}; each check names the requirement IDs it covers and its title is the
+ * normative sentence it tests. Classification is automatic:
+ * - an assertion that fails (node:assert, or the helpers below) -> `failed`, or `warning` when
+ *   every ID is a SHOULD/MAY or a PROFILE choice (catalog);
+ * - a driver transport error (refused, timeout, oversize, dead wallet process) -> `error`;
+ * - any other exception (a bug in the suite) -> `error`, marked "suite error";
+ * - {@link skip} -> `skipped`, with its reason;
+ * - returning normally -> `passed`.
+ * Exchanges recorded by the drivers while a check runs attach to it as evidence.
+ *
+ * @example
+ * ```ts
+ * import { check, context, expectErrorCode, expectOk, payee, skip } from '../_lib/index.js';
+ *
+ * describe('CPR-1.0 section 5: authentication', () => {
+ *   check(['CPR-5-TOKEN-SINGLE-USE'], 'a repeated use of the same token returns an error', async () => {
+ *     const p = payee();
+ *     const h = p.harness ?? skip('the payee harness is not configured (payee.harness_url)');
+ *     const created = expectOk(await h.createRequest({ delivery: 'reference' }), 'harness createRequest');
+ *     expectOk(await p.retrieve(created.uri), 'first retrieval');
+ *     expectErrorCode(await p.retrieve(created.uri), 'TOKEN_CONSUMED');
+ *   });
+ * });
+ * ```
+ * @packageDocumentation
+ */
+import { AssertionError } from 'node:assert';
+import fc from 'fast-check';
+import type { DriverError, OperatorDriver, PayeeDriver, WalletDriver } from '../../src/drivers/types.js';
+import { isTransportError } from '../../src/drivers/types.js';
+import { failureState } from '../../src/runner/classify.js';
+import { type CheckOutcome, getRunContext, outcomeOf, type RunContext } from '../../src/runner/context.js';
+import type { WalletChannel } from '../../src/runner/types.js';
+
+export type * from '../../src/drivers/types.js';
+export type { RunContext } from '../../src/runner/context.js';
+
+/**
+ * The run context: configuration (with secrets: never print it), drivers, seed, runs, grep,
+ * targets and configured wallet channels. Available both when a suite file is loaded (to decide
+ * which checks to register) and while checks run.
+ * @example
+ * ```ts
+ * const { seed, runs, channels } = context();
+ * ```
+ */
+export function context(): RunContext {
+  return getRunContext();
+}
+
+/** Thrown by {@link skip}; caught by {@link check}. */
+class SkipSignal extends Error {
+  readonly reason: string;
+  constructor(reason: string) {
+    super(`skipped: ${reason}`);
+    this.name = 'SkipSignal';
+    this.reason = reason;
+  }
+}
+
+/**
+ * Skips the running check with a reason recorded in the report (a harness capability absent,
+ * not applicable...). Skipped is never counted as passed. Only valid inside a {@link check}.
+ * @example
+ * ```ts
+ * const h = payee().harness ?? skip('the payee harness is not configured (payee.harness_url)');
+ * ```
+ */
+export function skip(reason: string): never {
+  throw new SkipSignal(reason);
+}
+
+/** Outcome record of the check currently running (checks run one at a time). */
+let active: CheckOutcome | undefined;
+/** Channel of the {@link forEachWalletChannel} block being defined. */
+let definingChannel: WalletChannel | undefined;
+
+/** Options of one check. */
+export interface CheckOptions {
+  /** Overrides the run's per-test timeout (ms) for this check, e.g. for a long property. */
+  timeoutMs?: number;
+}
+
+function isAssertion(err: unknown): boolean {
+  if (err instanceof AssertionError) return true;
+  if (err instanceof Error) {
+    return err.name === 'AssertionError' || (err as { code?: unknown }).code === 'ERR_ASSERTION';
+  }
+  return false;
+}
+
+function messageOf(err: unknown): string {
+  const raw = err instanceof Error ? err.message : String(err);
+  return getRunContext().recorder.redact(raw);
+}
+
+/**
+ * Registers one conformance check: a mocha `it` titled `[ID1 ID2] title`. `ids` are the catalog
+ * requirement IDs it covers (at least one); `title` is the normative sentence.
+ * @example
+ * ```ts
+ * check(['CP-4-WELL-KNOWN-PUBKEY'], 'the public key is served as a JWK', async () => {
+ *   const r = expectOk(await operator().publicKey(), 'GET the public key');
+ *   assertThat(typeof r === 'object', 'the public key body is a JSON object');
+ * });
+ * ```
+ */
+export function check(
+  ids: string[],
+  title: string,
+  fn: () => void | Promise<void>,
+  options: CheckOptions = {},
+): Mocha.Test {
+  if (ids.length === 0) throw new Error(`check "${title}": name at least one requirement ID`);
+  const channel = definingChannel;
+  const test = it(`[${ids.join(' ')}] ${title}`, async function () {
+    const outcome = outcomeOf(this.test as object);
+    outcome.requirements = [...ids];
+    if (channel) outcome.channel = channel;
+    active = outcome;
+    try {
+      await fn();
+      outcome.state = 'passed';
+    } catch (err) {
+      if (err instanceof SkipSignal) {
+        outcome.state = 'skipped';
+        outcome.skip_reason = err.reason;
+        this.skip();
+      }
+      if (isTransportError(err)) {
+        outcome.state = 'error';
+        outcome.message = messageOf(err);
+        throw err;
+      }
+      if (isAssertion(err)) {
+        const state = failureState(ids);
+        outcome.state = state;
+        outcome.message = messageOf(err);
+        if (state === 'warning') return; // mocha sees a pass; the reporter records the warning
+        throw err;
+      }
+      outcome.state = 'error';
+      outcome.message = `suite error: ${messageOf(err)}`;
+      throw err;
+    } finally {
+      active = undefined;
+    }
+  });
+  if (options.timeoutMs !== undefined) test.timeout(options.timeoutMs);
+  return test;
+}
+
+/**
+ * Registers the wallet checks written by `fn` once per configured wallet channel (HTTP harness,
+ * stdio command: profile section 3), each group in a `describe("through <channel>")` and each
+ * result labelled by its channel. With no wallet channel, one skipped test says so.
+ * @example
+ * ```ts
+ * forEachWalletChannel((wallet) => {
+ *   check(['CPR-7-EXPIRED-REJECTED'], 'an expired request is rejected', async () => {
+ *     expectDeriveError(await wallet.derive({ cpr: expired, context }), 'EXPIRED');
+ *   });
+ * });
+ * ```
+ */
+export function forEachWalletChannel(fn: (wallet: WalletDriver, channel: WalletChannel) => void): void {
+  const wallets = getRunContext().drivers.wallets ?? [];
+  if (wallets.length === 0) {
+    it('wallet checks', function () {
+      outcomeOf(this.test as object).skip_reason =
+        'no wallet channel is configured (set wallet.harness_url or wallet.command, or provide a wallet driver)';
+      outcomeOf(this.test as object).state = 'skipped';
+      this.skip();
+    });
+    return;
+  }
+  for (const wallet of wallets) {
+    describe(`through ${wallet.channel}`, () => {
+      definingChannel = wallet.channel;
+      try {
+        fn(wallet, wallet.channel);
+      } finally {
+        definingChannel = undefined;
+      }
+    });
+  }
+}
+
+/** The payee driver; skips the check when the run has none. */
+export function payee(): PayeeDriver {
+  return getRunContext().drivers.payee ?? skip('no payee is configured (the "payee" section of the config)');
+}
+
+/** The Operator driver; skips the check when the run has none. */
+export function operator(): OperatorDriver {
+  return (
+    getRunContext().drivers.operator ??
+    skip('no operator is configured (the "operator" section of the config)')
+  );
+}
+
+/**
+ * fast-check parameters of this run: `{ seed, numRuns }` from `--seed` and `--runs`.
+ * Prefer {@link assertProperty}, which also records the seed, path and counterexample.
+ */
+export function propertyOptions(): { seed: number; numRuns: number } {
+  const { seed, runs } = getRunContext();
+  return { seed, numRuns: runs };
+}
+
+/**
+ * Runs a fast-check property with the run's seed and runs; when it fails, records the seed,
+ * replay path and shrunk counterexample in the result and fails the check with fast-check's
+ * report. A transport error inside the property makes the check an `error`.
+ * @example
+ * ```ts
+ * check(['CPR-2.1-VERSION'], 'a wallet rejects any other cpr_version', async () => {
+ *   await assertProperty(fc.asyncProperty(fc.string(), async (v) => {
+ *     const r = await wallet.derive({ cpr: { ...valid, cpr_version: v }, context });
+ *     return v === 'CPR-1.0' || !r.ok;
+ *   }));
+ * });
+ * ```
+ */
+export async function assertProperty<Ts>(
+  property: fc.IAsyncProperty<Ts> | fc.IProperty<Ts>,
+  overrides: Partial<Pick<fc.Parameters<Ts>, 'numRuns' | 'endOnFailure' | 'verbose'>> = {},
+): Promise<void> {
+  const opts = { ...propertyOptions(), ...overrides };
+  const details = await fc.check(property as fc.IAsyncProperty<Ts>, opts);
+  const outcome = active;
+  const info: NonNullable<CheckOutcome['property']> = { seed: opts.seed, num_runs: opts.numRuns };
+  if (details.failed) {
+    if (details.counterexamplePath !== null) info.path = details.counterexamplePath;
+    if (details.counterexample !== null) info.counterexample = fc.stringify(details.counterexample);
+  }
+  if (outcome) outcome.property = info;
+  if (!details.failed) return;
+  if (isTransportError(details.errorInstance)) throw details.errorInstance;
+  throw new AssertionError({
+    message: fc.defaultReportMessage(details) ?? `property failed (seed ${opts.seed})`,
+  });
+}
+
+/**
+ * Fails the check with `message` unless `condition` holds. Write `message` as the requirement
+ * that was expected ("the body is a JSON object"); the actual value can follow.
+ */
+export function assertThat(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new AssertionError({ message });
+}
+
+function describeError(e: DriverError | undefined): string {
+  if (!e) return 'no error details';
+  const parts: string[] = [];
+  if (e.status !== undefined) parts.push(`HTTP ${e.status}`);
+  if (e.code !== undefined) parts.push(`code ${e.code}`);
+  if (e.message) parts.push(JSON.stringify(e.message));
+  return parts.join(', ') || 'no error details';
+}
+
+/** A result a driver returned: either a success or an error answer. */
+export type AnyResult =
+  | { ok: true; status?: number }
+  | { ok: false; error?: DriverError; status?: number }
+  | { ok: boolean; status?: number; error?: DriverError; body?: unknown };
+
+/**
+ * Asserts a driver result is a success and returns its value (`cpr`, `payment`, `value` or `body`).
+ * @example
+ * ```ts
+ * const cpr = expectOk(await payee().retrieve(uri), 'the first retrieval');
+ * ```
+ */
+export function expectOk<R extends AnyResult>(result: R, what: string): SuccessValue<R> {
+  if (!result.ok) {
+    const err = (result as { error?: DriverError }).error;
+    throw new AssertionError({ message: `${what}: expected success, got an error (${describeError(err)})` });
+  }
+  const r = result as Record<string, unknown>;
+  for (const key of ['cpr', 'payment', 'value', 'body'] as const) {
+    if (key in r) return r[key] as SuccessValue<R>;
+  }
+  return undefined as SuccessValue<R>;
+}
+
+/** The success member(s) of a result union (all of it when `ok` is a plain boolean). */
+type OkPart<R> = [Extract<R, { ok: true }>] extends [never] ? R : Extract<R, { ok: true }>;
+
+/** What a success carries: `cpr`, `payment`, `value` or `body`. */
+type CarriedValue<X> = X extends { cpr: infer C }
+  ? C
+  : X extends { payment: infer P }
+    ? P
+    : X extends { value: infer V }
+      ? V
+      : X extends { body: infer B }
+        ? B
+        : unknown;
+
+/** The value carried by a success result (see {@link expectOk}). */
+export type SuccessValue<R> = CarriedValue<OkPart<R>>;
+
+/**
+ * Asserts a driver result is an error answer (SPEC: "returns an error"), whatever its code.
+ */
+export function expectError(result: AnyResult, what: string): DriverError {
+  if (result.ok) throw new AssertionError({ message: `${what}: expected an error, got a success` });
+  return (result as { error?: DriverError }).error ?? {};
+}
+
+/**
+ * Asserts a driver result is an error with `code` (the error body's `error.code`).
+ * @example
+ * ```ts
+ * expectErrorCode(await operator().issue(replayed), 'DUPLICATE_ID');
+ * ```
+ */
+export function expectErrorCode(result: AnyResult, code: string, what = 'the answer'): DriverError {
+  const err = expectError(result, `${what} (expected error code ${code})`);
+  if (err.code !== code) {
+    throw new AssertionError({
+      message: `${what}: expected error code ${code}, got ${err.code === undefined ? 'no code' : err.code} (${describeError(err)})`,
+    });
+  }
+  return err;
+}
+
+/**
+ * Asserts the HTTP status of a result (a PROFILE check). When the driver reports no status (a
+ * custom binding), the check is skipped with that reason rather than failed.
+ * @example
+ * ```ts
+ * expectStatus(await payee().retrieve(uri), 410);
+ * ```
+ */
+export function expectStatus(result: AnyResult, status: number, what = 'the answer'): void {
+  const actual = result.status ?? (result as { error?: DriverError }).error?.status;
+  if (actual === undefined)
+    skip('the driver reports no HTTP status (custom binding); PROFILE check not applicable');
+  if (actual !== status) {
+    const err = (result as { error?: DriverError }).error;
+    throw new AssertionError({
+      message: `${what}: expected HTTP ${status}, got HTTP ${actual}${err ? ` (${describeError(err)})` : ''}`,
+    });
+  }
+}
+
+/**
+ * Asserts a wallet derivation was rejected with `code` (profile section 3) and a non-empty message.
+ */
+export function expectDeriveError(
+  result: Awaited<ReturnType<WalletDriver['derive']>>,
+  code: string,
+  what = 'the derivation',
+): void {
+  if (result.ok)
+    throw new AssertionError({ message: `${what}: expected rejection with ${code}, got a payment` });
+  if (result.error.code !== code) {
+    throw new AssertionError({
+      message: `${what}: expected error code ${code}, got ${result.error.code ?? 'no code'} (${describeError(result.error)})`,
+    });
+  }
+}

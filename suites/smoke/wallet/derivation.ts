@@ -1,0 +1,35 @@
+/**
+ * Smoke suite (wallet): one MUST of CPR-1.0 section 7, run through every configured wallet
+ * channel (HTTP harness, stdio command).
+ */
+import { check, expectDeriveError, forEachWalletChannel } from '../../_lib/index.js';
+
+const HOUR = 3600_000;
+
+function expiredCpr(): Record<string, unknown> {
+  return {
+    cpr_version: 'CPR-1.0',
+    request_id: 'c0a80101-0000-4000-8000-000000000001',
+    created_at: new Date(Date.now() - 2 * HOUR).toISOString(),
+    expires_at: new Date(Date.now() - HOUR).toISOString(),
+    payee: { display_name: 'Smoke', rail_address: { iban: 'DE89370400440532013000' } },
+    value: { amount: '100', asset: { type: 'fiat', code: 'EUR' } },
+    rail_hint: 'SEPA_CT',
+    iban: 'DE89370400440532013000',
+    beneficiary_name: 'Smoke Test',
+  };
+}
+
+const context = {
+  payer: { id: 'payer-1' },
+  rail: { rail: 'SEPA_CT' },
+  authorization: { type: 'test' },
+};
+
+describe('smoke: CPR-1.0 section 7, errors', () => {
+  forEachWalletChannel((wallet) => {
+    check(['CPR-7-EXPIRED-REJECTED'], 'a request whose expires_at is in the past is rejected', async () => {
+      expectDeriveError(await wallet.derive({ cpr: expiredCpr(), context }), 'EXPIRED');
+    });
+  });
+});

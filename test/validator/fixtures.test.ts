@@ -1,0 +1,124 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { validateCpr } from '../../src/validator/index.js';
+
+const DIR = join(import.meta.dirname, 'fixtures');
+const NOW = new Date('2026-06-01T12:00:00Z');
+
+/**
+ * Expected outcome per fixture and mode: `'valid'` (no error), or the requirement ID that must be
+ * among the errors; `warn` lists requirement IDs that must be reported as warnings.
+ */
+type Outcome = 'valid' | string;
+interface Expect {
+  payee: Outcome;
+  wallet: Outcome;
+  warn?: string[];
+}
+const both = (o: Outcome, warn?: string[]): Expect => ({ payee: o, wallet: o, ...(warn ? { warn } : {}) });
+
+const EXPECTED: Record<string, Expect> = {
+  'sepa-ct-ok': both('valid'),
+  'sepa-inst-ok': both('valid'),
+  'swift-gbp-ok': both('valid'),
+  'onchain-ok': both('valid'),
+  'ach-ok': both('valid'),
+  'pix-ok': both('valid'),
+  'upi-ok': both('valid'),
+  'open-amount-ok': both('valid'),
+  'rail-hint-open-iban-ok': both('valid'),
+  'rail-hint-absent-instant-key-ok': both('valid'),
+  'rail-hint-unknown-fail': { payee: 'CPR-2.4-RAIL-HINT-ENUM', wallet: 'valid', warn: ['CPR-2.4-RAIL-HINT-ENUM'] },
+  'rail-hint-not-string-fail': both('CPR-2.4-RAIL-HINT-ENUM'),
+  'version-wrong-fail': both('CPR-2.1-VERSION'),
+  'version-missing-fail': both('CPR-2.1-VERSION'),
+  'request-id-not-uuid-fail': both('CPR-2.1-REQUEST-ID-UNIQUE'),
+  'request-id-v1-ok': both('valid', ['CPR-2.1-REQUEST-ID-UNIQUE']),
+  'timestamps-offset-fail': { payee: 'CPR-2.1-TIMESTAMPS-UTC', wallet: 'valid', warn: [] },
+  'timestamps-utc-offset-fail': { payee: 'PRF-1-TIMESTAMP-Z', wallet: 'valid', warn: [] },
+  'timestamps-not-rfc3339-fail': both('CPR-2.1-TIMESTAMPS-UTC'),
+  'timestamps-invalid-date-fail': both('CPR-2.1-TIMESTAMPS-UTC'),
+  'created-before-expires-equal-fail': both('PRF-2-CREATED-BEFORE-EXPIRES'),
+  'expiry-past-fail': { payee: 'CPR-2.1-EXPIRES-AT', wallet: 'CPR-7-EXPIRED-REJECTED' },
+  'validity-ceiling-31-days-ok': both('valid', ['PRF-2-VALIDITY-CEILING']),
+  'memo-140-code-points-ok': both('valid'),
+  'memo-141-code-points-fail': both('CPR-2.1-MEMO-LENGTH'),
+  'amount-2-256-minus-1-ok': both('valid'),
+  'amount-leading-zero-fail': both('PRF-1-AMOUNT-FORMAT'),
+  'amount-fraction-fail': both('CPR-2.3-AMOUNT-SMALLEST-UNIT'),
+  'amount-negative-fail': both('CPR-2.3-AMOUNT-SMALLEST-UNIT'),
+  'amount-2-256-fail': both('PRF-1-AMOUNT-FORMAT'),
+  'amount-zero-fail': both('PRF-1-AMOUNT-FORMAT'),
+  'amount-safe-number-fail': { payee: 'PRF-1-AMOUNT-FORMAT', wallet: 'valid', warn: ['PRF-1-AMOUNT-FORMAT'] },
+  'amount-unsafe-number-fail': both('PRF-1-AMOUNT-FORMAT'),
+  'chain-id-missing-fail': both('CPR-2.3-CHAIN-ID-REQUIRED'),
+  'chain-id-crypto-absent-ok': both('valid'),
+  'asset-type-unknown-fail': both('CPR-2.3-ASSET-TYPE'),
+  'asset-code-not-iso4217-fail': both('CPR-2.3-ASSET-CODE-ISO4217'),
+  'asset-code-lowercase-fail': both('CPR-2.3-ASSET-CODE-ISO4217'),
+  'onchain-receiver-missing-fail': both('CPR-2.5-ONCHAIN-FIELDS'),
+  'onchain-without-hint-fail': both('PRF-2-SUB-INTERFACE-SELECTION'),
+  'iban-beneficiary-missing-fail': both('CPR-2.6-IBAN-FIELDS'),
+  'ach-account-number-missing-fail': both('CPR-2.7-ACCOUNT-FIELDS'),
+  'pix-key-value-missing-fail': both('CPR-2.8-INSTANT-KEY-FIELDS'),
+  'open-no-sub-interface-fail': both('PRF-2-SUB-INTERFACE-SELECTION'),
+  'open-two-sub-interfaces-fail': both('PRF-2-SUB-INTERFACE-SELECTION'),
+  'receiver-address-lowercase-ok': both('valid', ['CPR-2.5-RECEIVER-ADDRESS']),
+  'receiver-address-bad-checksum-fail': both('CPR-2.5-RECEIVER-ADDRESS'),
+  'receiver-address-short-fail': both('CPR-2.5-RECEIVER-ADDRESS'),
+  'iban-checksum-fail': both('CPR-2.6-IBAN-VALID'),
+  'iban-country-length-fail': both('CPR-2.6-IBAN-VALID'),
+  'iban-spaces-fail': both('CPR-2.6-IBAN-VALID'),
+  'bic-malformed-fail': both('CPR-2.6-BIC-VALID'),
+  'remittance-140-code-points-ok': both('valid'),
+  'remittance-141-code-points-fail': both('CPR-2.6-REMITTANCE-LENGTH'),
+  'rail-address-disagrees-fail': both('PRF-2-RAIL-ADDRESS-AGREES'),
+  'rail-address-missing-iban-fail': both('CPR-2.2-RAIL-ADDRESS'),
+  'rail-address-absent-fail': both('CPR-2.2-RAIL-ADDRESS'),
+  'no-payer-data-payer-fail': both('CPR-INV-1-NO-PAYER-DATA'),
+  'no-payer-data-extensions-fail': both('CPR-INV-1-NO-PAYER-DATA'),
+  'no-payer-data-status-fail': both('CPR-INV-6-SEPARATION'),
+  'no-payer-data-authorization-fail': both('CPR-INV-6-SEPARATION'),
+  'extensions-unknown-keys-ok': both('valid'),
+  'extensions-not-object-fail': both('CPR-9-IGNORE-UNKNOWN-EXTENSIONS'),
+};
+
+const files = readdirSync(DIR)
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => f.slice(0, -5))
+  .sort();
+
+describe('validator fixtures', () => {
+  it('every fixture has an expectation and every expectation a fixture', () => {
+    expect(files).toEqual(Object.keys(EXPECTED).sort());
+  });
+
+  for (const name of files) {
+    const expected = EXPECTED[name];
+    if (!expected) continue;
+    for (const mode of ['payee', 'wallet'] as const) {
+      const outcome = expected[mode];
+      it(`${name} (${mode}): ${outcome === 'valid' ? 'valid' : `rejected with ${outcome}`}`, () => {
+        const doc: unknown = JSON.parse(readFileSync(join(DIR, `${name}.json`), 'utf8'));
+        const r = validateCpr(doc, { mode, now: NOW });
+        const errors = r.findings.filter((f) => f.severity === 'error');
+        if (outcome === 'valid') {
+          expect(errors).toEqual([]);
+          expect(r.valid).toBe(true);
+        } else {
+          expect(r.valid).toBe(false);
+          expect(errors.map((f) => f.requirement)).toContain(outcome);
+        }
+        for (const id of expected.warn ?? []) {
+          if (mode === 'payee' && expected.payee !== 'valid' && expected.wallet === 'valid') continue;
+          expect(r.findings.filter((f) => f.severity === 'warning').map((f) => f.requirement)).toContain(id);
+        }
+        for (const f of r.findings) {
+          expect(f.message).toMatch(/^[a-z0-9"(]/);
+          expect(f.level).toBe(f.requirement.startsWith('PRF-') ? 'PROFILE' : 'SPEC');
+        }
+      });
+    }
+  }
+});
