@@ -207,10 +207,13 @@ function checkRegister(doc: unknown, path: string): AmbiguityRegister {
     );
   if (!isObject(doc)) throw fail('the document', 'must be a JSON object');
   if (!Array.isArray(doc.ambiguities)) throw fail('"ambiguities"', 'must be an array');
+  const seen = new Set<string>();
   doc.ambiguities.forEach((entry: unknown, i: number) => {
     if (!isObject(entry) || typeof entry.id !== 'string' || !Array.isArray(entry.affects)) {
       throw fail(`ambiguities[${i}]`, 'must be an object with a string "id" and an array "affects"');
     }
+    if (seen.has(entry.id)) throw fail(`ambiguities[${i}].id`, `"${entry.id}" appears twice`);
+    seen.add(entry.id);
   });
   return doc as unknown as AmbiguityRegister;
 }
@@ -218,10 +221,40 @@ function checkRegister(doc: unknown, path: string): AmbiguityRegister {
 let catalogCache: { catalog: Catalog; byId: Map<string, Requirement> } | undefined;
 let registerCache: { register: AmbiguityRegister; byRequirement: Map<string, Ambiguity[]> } | undefined;
 
+/**
+ * Reads and checks a requirement catalog file (uncached; {@link loadCatalog} is the cached
+ * reader of the package's own catalog).
+ *
+ * @throws CprcError `CPRC_IO` when the file cannot be read; `CPRC_INTERNAL` naming the file and
+ * entry when it is not valid JSON, an ID is malformed or repeated, or a level, kind, source,
+ * actor or checks member is missing or wrong.
+ * @example
+ * ```ts
+ * const catalog = readCatalogFile(catalogPath());
+ * ```
+ */
+export function readCatalogFile(path: string): Catalog {
+  return checkCatalog(readJson(path), path);
+}
+
+/**
+ * Reads and checks an ambiguity register file (uncached; {@link loadAmbiguities} is the cached
+ * reader of the package's own register).
+ *
+ * @throws CprcError `CPRC_IO` when the file cannot be read; `CPRC_INTERNAL` naming the file and
+ * entry when it is malformed.
+ * @example
+ * ```ts
+ * const register = readAmbiguitiesFile(ambiguitiesPath());
+ * ```
+ */
+export function readAmbiguitiesFile(path: string): AmbiguityRegister {
+  return checkRegister(readJson(path), path);
+}
+
 function catalogState(): { catalog: Catalog; byId: Map<string, Requirement> } {
   if (!catalogCache) {
-    const path = catalogPath();
-    const catalog = checkCatalog(readJson(path), path);
+    const catalog = readCatalogFile(catalogPath());
     catalogCache = { catalog, byId: new Map(catalog.requirements.map((r) => [r.id, r])) };
   }
   return catalogCache;
@@ -252,8 +285,7 @@ export function loadCatalog(): Catalog {
  */
 export function loadAmbiguities(): AmbiguityRegister {
   if (!registerCache) {
-    const path = ambiguitiesPath();
-    const register = checkRegister(readJson(path), path);
+    const register = readAmbiguitiesFile(ambiguitiesPath());
     const byRequirement = new Map<string, Ambiguity[]>();
     for (const a of register.ambiguities) {
       for (const id of a.affects) byRequirement.set(id, [...(byRequirement.get(id) ?? []), a]);

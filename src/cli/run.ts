@@ -140,6 +140,14 @@ async function runCommand(opts: RunCliOptions): Promise<number> {
       `\n${c.passed} passed, ${c.failed} failed, ${c.warning} warnings, ${c.skipped} skipped, ${c.error} errors (of ${c.total})` +
         `${result.incomplete ? `\nINCOMPLETE: ${result.incompleteReason}` : ''}\nseed ${result.seed}; reports in ${reportsDir}\n`,
     );
+    if (c.total === 0 && !result.incomplete) {
+      // Nothing was tested: a passing verdict would be vacuous (wrong --grep, --target or a missing build).
+      process.stderr.write(
+        `cprc: no check ran (targets ${result.targets.join(', ')}${opts.grep ? `, --grep ${JSON.stringify(opts.grep)}` : ''}); ` +
+          'check --grep and --target, and that the suites are built ("npm run build")\n',
+      );
+      return 2;
+    }
     return result.exitCode;
   } finally {
     process.off('SIGINT', onInt);

@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { parseRailList, type Rail } from '../derivation/rails.js';
 import { CprcError } from '../errors.js';
-import type { ReferenceStack, StackTarget } from '../reference/stack.js';
+import type { ReferenceStack, StackListener, StackTarget } from '../reference/stack.js';
 import { createWalletCore, serveWalletLines } from '../reference/wallet.js';
 
 /**
@@ -64,19 +64,24 @@ export function registerServe(program: Command): void {
 
 async function serve(target: string, opts: { configOut?: string; port?: number; supportedRails?: Rail[] }) {
   // Loaded on demand: `wallet-stdio` never needs the payee and Operator code.
-  const { STACK_TARGETS, startReferenceStack, writeSecret } = await import('../reference/stack.js');
+  const { STACK_LISTENERS, STACK_TARGETS, startReferenceStack, writeSecret } = await import(
+    '../reference/stack.js'
+  );
   const targets: readonly StackTarget[] = target === 'all' ? STACK_TARGETS : [target as StackTarget];
-  const ports: Partial<Record<StackTarget, number>> = {};
+  // --port N: the listeners of the started targets take N, N+1, ... in STACK_LISTENERS order.
+  const ports: Partial<Record<StackListener, number>> = {};
   if (opts.port !== undefined) {
-    targets.forEach((t, i) => {
-      ports[t] = (opts.port as number) + i;
-    });
-    const last = (opts.port as number) + targets.length - 1;
-    if (last > 65535)
+    const listeners = STACK_LISTENERS.filter((l) => targets.includes(l === 'payee_plain' ? 'payee' : l));
+    const first = opts.port;
+    if (first + listeners.length - 1 > 65535) {
       throw new CprcError(
         'CPRC_USAGE',
-        `--port ${opts.port} leaves no room for ${targets.length} ports; choose a lower port`,
+        `--port ${first} leaves no room for ${listeners.length} ports; choose a port up to ${65536 - listeners.length}`,
       );
+    }
+    listeners.forEach((l, i) => {
+      ports[l] = first + i;
+    });
   }
   const workDir = await mkdtemp(join(tmpdir(), 'cprc-serve-'));
   let stack: ReferenceStack;
@@ -178,6 +183,8 @@ async function walletStdio(opts: { ca: string[]; supportedRails?: Rail[] }) {
     crlfDelay: Number.POSITIVE_INFINITY,
     terminal: false,
   });
+  // The driver closing its end of stdout (EPIPE) ends the session quietly, like EOF on stdin.
+  process.stdout.on('error', () => lines.close());
   try {
     // Profile section 3: one JSON line in, one JSON line out, nothing else on stdout.
     await serveWalletLines(core, lines, (line) => {

@@ -21,6 +21,5 @@ export {
   encodeReferenceUri,
   type InlineCprUri,
   type ReferenceCprUri,
-  toBase64Url,
   tokenFormatFindings,
 } from './uri.js';

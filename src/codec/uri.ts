@@ -14,16 +14,24 @@ import { type CodecFinding, type CodecResult, codecFinding } from './findings.js
 
 /** Requirement IDs the codec reports. */
 export const CODEC_REQUIREMENTS = {
-  /** Spec 4.2: the two URI shapes. */
+  /** Spec 4.2: a cpr URI has one of the two shapes. */
   uriFormat: 'CPR-4.2-URI-FORMAT',
+  /** Spec 4.2: the reference shape `cpr://<token>?endpoint=<url>`. */
+  referenceShape: 'CPR-4.2-REFERENCE-URI',
+  /** Spec 4.2: the inline shape `cpr://inline/<base64url-encoded-json>`. */
+  inlineShape: 'CPR-4.2-INLINE-URI',
   /** Spec 5 rules 4-5: the token and the CPR travel over TLS only. */
   tlsOnly: 'CPR-5-TLS-ONLY',
   /** Profile 2: reference URI details (percent-encoded endpoint, retrieval URL). */
   referenceUri: 'PRF-2-REFERENCE-URI',
   /** Profile 2: inline URI details (UTF-8, base64url without padding). */
   inlineUri: 'PRF-2-INLINE-URI',
-  /** Profile 2: tokens are lowercase base32 or hex with at least 128 random bits. */
+  /** Profile 2: a reader accepts an endpoint already ending in `/cpr/{token}`. */
+  fullEndpoint: 'PRF-2-REFERENCE-FULL-ENDPOINT',
+  /** Profile 2: tokens are written in lowercase base32 or lowercase hex. */
   tokenFormat: 'PRF-2-TOKEN-FORMAT',
+  /** Profile 2: tokens carry at least 128 bits of randomness. */
+  tokenEntropy: 'PRF-2-TOKEN-ENTROPY',
 } as const;
 
 /** A decoded reference URI. */
@@ -91,7 +99,7 @@ export function tokenFormatFindings(token: string): CodecFinding[] {
   if (bits < MIN_TOKEN_BITS) {
     return [
       codecFinding(
-        CODEC_REQUIREMENTS.tokenFormat,
+        CODEC_REQUIREMENTS.tokenEntropy,
         'PROFILE',
         'error',
         `token "${token}" carries at most ${bits} bits; at least ${MIN_TOKEN_BITS} random bits are required`,
@@ -99,11 +107,6 @@ export function tokenFormatFindings(token: string): CodecFinding[] {
     ];
   }
   return [];
-}
-
-/** Encodes bytes as base64url without padding (RFC 4648 section 5). */
-export function toBase64Url(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64url');
 }
 
 /**
@@ -227,13 +230,17 @@ function decodeInline(path: string, query: string | undefined): CodecResult<Deco
     findings: [...findings, codecFinding(requirement, level, 'error', message)],
   });
   if (query !== undefined)
-    return err(R.uriFormat, 'SPEC', 'inline uri has a query ("?..."); the data must be the whole path');
+    return err(R.inlineShape, 'SPEC', 'inline uri has a query ("?..."); the data must be the whole path');
   if (!path.startsWith('/') || path.length === 1) {
-    return err(R.uriFormat, 'SPEC', 'inline uri has no data: expected cpr://inline/<base64url-encoded-json>');
+    return err(
+      R.inlineShape,
+      'SPEC',
+      'inline uri has no data: expected cpr://inline/<base64url-encoded-json>',
+    );
   }
   let data = path.slice(1);
   if (data.includes('/'))
-    return err(R.uriFormat, 'SPEC', 'inline data contains "/", which is not in the base64url alphabet');
+    return err(R.inlineShape, 'SPEC', 'inline data contains "/", which is not in the base64url alphabet');
   const padded = /=+$/.exec(data);
   if (padded !== null) {
     findings.push(
@@ -251,14 +258,14 @@ function decodeInline(path: string, query: string | undefined): CodecResult<Deco
     const ch = bad?.[0] ?? '?';
     const extra = ch === '+' || ch === '/' ? ' (standard base64, not base64url: use "-" and "_")' : '';
     return err(
-      R.uriFormat,
+      R.inlineShape,
       'SPEC',
       `inline data is not base64url: character ${quote(ch)} at offset ${bad?.index ?? 0}${extra}`,
     );
   }
   if (data.length % 4 === 1) {
     return err(
-      R.uriFormat,
+      R.inlineShape,
       'SPEC',
       `inline data is not base64url: a length of ${data.length} characters cannot encode whole bytes`,
     );
@@ -267,7 +274,7 @@ function decodeInline(path: string, query: string | undefined): CodecResult<Deco
   // Canonical encoding: the unused low bits of the last character must be zero (RFC 4648 section 3.5).
   if (bytes.toString('base64url') !== data) {
     return err(
-      R.uriFormat,
+      R.inlineShape,
       'SPEC',
       'inline data is not canonical base64url: the last character has non-zero unused bits',
     );
@@ -287,10 +294,10 @@ function decodeInline(path: string, query: string | undefined): CodecResult<Deco
     doc = JSON.parse(json);
   } catch (e) {
     const why = e instanceof Error ? e.message.replace(/^./, (c) => c.toLowerCase()) : 'parse error';
-    return err(R.uriFormat, 'SPEC', `inline data is not json: ${why}`);
+    return err(R.inlineShape, 'SPEC', `inline data is not json: ${why}`);
   }
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
-    return err(R.uriFormat, 'SPEC', `inline data holds json ${describe(doc)}, not a json object (a cpr)`);
+    return err(R.inlineShape, 'SPEC', `inline data holds json ${describe(doc)}, not a json object (a cpr)`);
   }
   return { ok: true, value: { kind: 'inline', document: doc as Record<string, unknown>, json }, findings };
 }
@@ -309,7 +316,7 @@ function decodeReference(token: string, path: string, query: string | undefined)
   });
   if (!HOST_SAFE.test(token)) {
     return err(
-      R.uriFormat,
+      R.referenceShape,
       'SPEC',
       `token ${quote(token)} contains characters that cannot stand where a uri host goes`,
     );
@@ -325,7 +332,7 @@ function decodeReference(token: string, path: string, query: string | undefined)
     );
   } else if (path !== '') {
     return err(
-      R.uriFormat,
+      R.referenceShape,
       'SPEC',
       `reference uri has a path ${quote(path)} after the token; expected cpr://<token>?endpoint=<url>`,
     );
@@ -333,22 +340,23 @@ function decodeReference(token: string, path: string, query: string | undefined)
   findings.push(...tokenFormatFindings(token));
 
   if (query === undefined || query.length === 0) {
-    return err(R.uriFormat, 'SPEC', 'reference uri has no "endpoint" query parameter');
+    return err(R.referenceShape, 'SPEC', 'reference uri has no "endpoint" query parameter');
   }
   const raws = query
     .split('&')
     .filter((p) => p === 'endpoint' || p.startsWith('endpoint='))
     .map((p) => p.slice('endpoint='.length));
-  if (raws.length === 0) return err(R.uriFormat, 'SPEC', 'reference uri has no "endpoint" query parameter');
+  if (raws.length === 0)
+    return err(R.referenceShape, 'SPEC', 'reference uri has no "endpoint" query parameter');
   if (raws.length > 1)
     return err(
-      R.uriFormat,
+      R.referenceShape,
       'SPEC',
       `reference uri has ${raws.length} "endpoint" query parameters; exactly one is allowed`,
     );
   const raw = raws[0] ?? '';
   if (raw.length === 0)
-    return err(R.uriFormat, 'SPEC', 'reference uri has an empty "endpoint" query parameter');
+    return err(R.referenceShape, 'SPEC', 'reference uri has an empty "endpoint" query parameter');
   // Profile 2: the endpoint is percent-encoded. Percent-decoding only ("+" stays "+"): this is a
   // URI query, not an HTML form.
   let endpoint: string;
@@ -356,7 +364,7 @@ function decodeReference(token: string, path: string, query: string | undefined)
     endpoint = decodeURIComponent(raw);
   } catch {
     return err(
-      R.uriFormat,
+      R.referenceShape,
       'SPEC',
       `"endpoint" ${quote(raw)} has a malformed percent-encoding (a "%" not followed by two hex digits, or not UTF-8)`,
     );
@@ -372,7 +380,7 @@ function decodeReference(token: string, path: string, query: string | undefined)
     );
   }
   if (!URL.canParse(endpoint))
-    return err(R.uriFormat, 'SPEC', `"endpoint" ${quote(endpoint)} is not an absolute url`);
+    return err(R.referenceShape, 'SPEC', `"endpoint" ${quote(endpoint)} is not an absolute url`);
   const url = new URL(endpoint);
   // Spec 5 rules 4-5: the token travels and the CPR is served over TLS only.
   if (url.protocol !== 'https:') {
@@ -400,7 +408,7 @@ function decodeReference(token: string, path: string, query: string | undefined)
   if (tail !== null) {
     if (tail[1] !== token) {
       return err(
-        R.referenceUri,
+        R.fullEndpoint,
         'PROFILE',
         `"endpoint" ends in /cpr/${tail[1]}, which is not this uri's token "${token}"`,
       );

@@ -54,7 +54,7 @@ export function secretsOf(config: RunConfig | undefined): string[] {
   for (const v of Object.values(config?.wallet?.env ?? {}))
     if (typeof v === 'string' && v.length >= 4) out.add(v);
   // Whatever a config puts under a member named like a secret is one, even outside those sections.
-  for (const [k, v] of Object.entries(config ?? {})) {
+  for (const [k, v] of Object.entries((config ?? {}) as Record<string, unknown>)) {
     if (SECRET_MEMBERS.has(k)) walk(v, k, true);
   }
   return [...out].sort((a, b) => b.length - a.length);

@@ -11,65 +11,15 @@
  */
 import { CprcError, type CprcErrorCode } from '../errors.js';
 import type { WalletChannel } from '../runner/types.js';
+import type { RunConfig } from '../generated/tool/run-config.js';
 import type { Recorder } from './recorder.js';
 
-/** Ed25519 private key of a test principal, as a JWK (profile section 5). */
-export interface PrivateKeyJwk {
-  kty: 'OKP';
-  crv: 'Ed25519';
-  x: string;
-  d: string;
-  [member: string]: unknown;
-}
-
-/** A test principal of the Operator (profile section 5). */
-export interface PrincipalConfig {
-  principal_id: string;
-  private_key_jwk: PrivateKeyJwk;
-  status_credential: string;
-  /** Available balance in the policy's first asset (low-balance principal). */
-  available_balance?: string;
-}
-
 /**
- * The run configuration (profile section 5 plus the tool's own members), after loading:
- * relative file paths are already resolved against the config file's folder.
+ * The run configuration (profile section 5 plus the tool's own members), the type generated from
+ * `schemas/tool/run-config.schema.json`. After `loadRunConfig`, relative file paths are resolved
+ * against the config file's folder. It holds secrets: never print it.
  */
-export interface RunConfig {
-  tls?: { ca_file?: string; suite_ca_cert_file?: string; suite_ca_key_file?: string };
-  timeouts?: { request_ms?: number; test_ms?: number };
-  limits?: { max_response_bytes?: number };
-  payee?: {
-    base_url: string;
-    harness_url?: string;
-    plain_http_url?: string;
-    /** The payee's configured maximum token lifetime (seconds), if it declares one. */
-    max_token_ttl_seconds?: number;
-    /** The payee's ceiling for expires_at - created_at (seconds). */
-    max_validity_seconds?: number;
-    [member: string]: unknown;
-  };
-  wallet?: {
-    harness_url?: string;
-    command?: string[];
-    /** Working folder of `command` (resolved; default the config file's folder). */
-    cwd?: string;
-    /** Extra environment of `command`; values are secrets. */
-    env?: Record<string, string>;
-    /** Rails the wallet under test serves (e.g. `SEPA_CT`, `ON_CHAIN`). */
-    supported_rails?: string[];
-    [member: string]: unknown;
-  };
-  operator?: {
-    base_url: string;
-    harness_url?: string;
-    principals?: { funded?: PrincipalConfig; low_balance?: PrincipalConfig };
-    redeemer_identity_tokens?: { sufficient?: string; insufficient?: string };
-    operator_status_credential?: string;
-    [member: string]: unknown;
-  };
-  [member: string]: unknown;
-}
+export type { RunConfig };
 
 /** An error answer of a target, as data. */
 export interface DriverError {

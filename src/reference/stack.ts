@@ -11,8 +11,19 @@ import { startReferenceWallet } from './wallet.js';
 /** The reference implementations a stack can run. */
 export type StackTarget = 'payee' | 'wallet' | 'operator';
 
+/** The sockets a stack listens on: one per target, and the payee's plain-HTTP one. */
+export type StackListener = StackTarget | 'payee_plain';
+
+/** Every {@link StackListener} in port order (`cprc serve --port N` numbers them from N). */
+export const STACK_LISTENERS: readonly StackListener[] = ['payee', 'payee_plain', 'wallet', 'operator'];
+
 /** Every {@link StackTarget}, in start order. */
 export const STACK_TARGETS: readonly StackTarget[] = ['payee', 'wallet', 'operator'];
+
+/** Token lifetime ceiling of the stack's payee, in seconds (spec 5 rule 1, profile 2). */
+const PAYEE_MAX_TOKEN_TTL_SECONDS = 900;
+/** Validity window ceiling of the stack's payee, in seconds (30 days, profile 2). */
+const PAYEE_MAX_VALIDITY_SECONDS = 30 * 24 * 60 * 60;
 
 /** Options of {@link startReferenceStack}. */
 export interface ReferenceStackOptions {
@@ -20,8 +31,8 @@ export interface ReferenceStackOptions {
   targets?: readonly StackTarget[];
   /** Folder for the CA files and the run config (created if missing). */
   workDir: string;
-  /** Port of each implementation on 127.0.0.1 (default: any free port). */
-  ports?: Partial<Record<StackTarget, number>>;
+  /** Port of each listener on 127.0.0.1 (default: any free port). */
+  ports?: Partial<Record<StackListener, number>>;
   /** Rails the reference wallet supports (default every rail but SWIFT). */
   supportedRails?: readonly Rail[];
 }
@@ -30,7 +41,13 @@ export interface ReferenceStackOptions {
 export interface StackRunConfig {
   tls: { ca_file: string; suite_ca_cert_file: string; suite_ca_key_file: string };
   timeouts: { request_ms: number };
-  payee?: { base_url: string; harness_url: string; plain_http_url: string };
+  payee?: {
+    base_url: string;
+    harness_url: string;
+    plain_http_url: string;
+    max_token_ttl_seconds: number;
+    max_validity_seconds: number;
+  };
   wallet?: { harness_url: string; command: string[]; supported_rails: Rail[] };
   operator?: { base_url: string; harness_url: string } & Record<string, unknown>;
 }
@@ -94,12 +111,21 @@ export async function startReferenceStack(options: ReferenceStackOptions): Promi
   };
   try {
     if (targets.includes('payee')) {
-      const payee = await startReferencePayee({ tls: server, ...portOf(options, 'payee') });
+      const plainPort = options.ports?.payee_plain;
+      const payee = await startReferencePayee({
+        tls: server,
+        ...portOf(options, 'payee'),
+        ...(plainPort === undefined ? {} : { plainPort }),
+        maxTokenTtlSeconds: PAYEE_MAX_TOKEN_TTL_SECONDS,
+        maxValiditySeconds: PAYEE_MAX_VALIDITY_SECONDS,
+      });
       closers.push(() => payee.close());
       config.payee = {
         base_url: payee.baseUrl,
         harness_url: payee.harnessUrl,
         plain_http_url: payee.plainHttpUrl,
+        max_token_ttl_seconds: PAYEE_MAX_TOKEN_TTL_SECONDS,
+        max_validity_seconds: PAYEE_MAX_VALIDITY_SECONDS,
       };
     }
     if (targets.includes('wallet')) {

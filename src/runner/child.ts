@@ -26,6 +26,9 @@ import {
   type TestResult,
 } from './types.js';
 
+/** How long a check still running at an interruption may take to finish (ms). */
+const INTERRUPT_GRACE_MS = 1000;
+
 function readOptions(): ChildOptions {
   const file = process.env[CHILD_OPTIONS_ENV];
   if (!file)
@@ -112,9 +115,18 @@ async function main(): Promise<number> {
   }
   let interrupted = false;
   let runner: Mocha.Runner | undefined;
+  const closeDrivers = (): Promise<unknown> => Promise.allSettled([defaults.close(), customClose?.()]);
   const stop = (): void => {
+    if (interrupted) return;
     interrupted = true;
+    // Let the running check finish if it can (mocha stops after it); a check stuck on a target
+    // gets a short grace, then the child leaves: every finished test is already on disk.
     runner?.abort();
+    setTimeout(() => {
+      void Promise.race([closeDrivers(), new Promise((r) => setTimeout(r, 500))]).then(() =>
+        process.exit(130),
+      );
+    }, INTERRUPT_GRACE_MS).unref();
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
@@ -152,7 +164,7 @@ async function main(): Promise<number> {
     if (!interrupted) write({ type: 'end', finished_at: new Date().toISOString() });
   } finally {
     closeSync(eventsFd);
-    await Promise.allSettled([defaults.close(), customClose?.()]);
+    await closeDrivers();
   }
   return 0;
 }

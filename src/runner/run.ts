@@ -67,6 +67,8 @@ export interface RunSuitesResult {
   incompleteReason?: string;
   /** Seed of the run. */
   seed: number;
+  /** Targets of the run. */
+  targets: Target[];
   /** What the reporters wrote. */
   reports: WriteReportsResult;
   /** 0 when no test failed or errored and the run is complete, 1 otherwise. */
@@ -178,6 +180,7 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
     incomplete: incompleteReason !== undefined,
     ...(incompleteReason ? { incompleteReason } : {}),
     seed,
+    targets,
     reports,
     exitCode,
   };

@@ -6,7 +6,8 @@
  * `dist/schemas-compiled.mjs` (ajv standalone code of every validator). When that file exists,
  * lists the same schema files and is not older than any of them, this module loads it (once, at
  * import) and serves validators from it without compiling anything; otherwise it compiles at
- * run time from the schema files.
+ * run time from the schema files. `CPRC_NO_PRECOMPILED_SCHEMAS=1` in the environment forces the
+ * run-time path (to compare the two, or to rule the precompiled module out when debugging).
  *
  * @packageDocumentation
  */

@@ -89,7 +89,7 @@ export const CPR_MUTATIONS: readonly CprMutation[] = [
   },
   {
     name: 'version-missing',
-    requirement: same('CPR-2.1-VERSION'),
+    requirement: same('CPR-2.1-REQUIRED-FIELDS'),
     modes: BOTH,
     applies: always,
     apply: edit((d) => {
@@ -98,7 +98,7 @@ export const CPR_MUTATIONS: readonly CprMutation[] = [
   },
   {
     name: 'request-id-not-uuid',
-    requirement: same('CPR-2.1-REQUEST-ID-UNIQUE'),
+    requirement: same('PRF-1-IDENTIFIER-UUID'),
     modes: BOTH,
     applies: always,
     apply: edit((d) => {
@@ -107,7 +107,7 @@ export const CPR_MUTATIONS: readonly CprMutation[] = [
   },
   {
     name: 'expires-at-missing',
-    requirement: same('CPR-2.1-EXPIRES-AT'),
+    requirement: same('CPR-2.1-REQUIRED-FIELDS'),
     modes: BOTH,
     applies: always,
     apply: edit((d) => {
@@ -219,7 +219,7 @@ export const CPR_MUTATIONS: readonly CprMutation[] = [
   },
   {
     name: 'amount-unsafe-json-number',
-    requirement: same('PRF-1-AMOUNT-FORMAT'),
+    requirement: { payee: 'PRF-1-AMOUNT-FORMAT', wallet: 'PRF-1-AMOUNT-NUMBER-UNSAFE' },
     modes: BOTH,
     applies: always,
     apply: edit((d) => {
@@ -299,12 +299,21 @@ export const CPR_MUTATIONS: readonly CprMutation[] = [
     }),
   },
   {
-    name: 'remittance-too-long',
+    name: 'remittance-too-long-iban',
     requirement: same('CPR-2.6-REMITTANCE-LENGTH'),
     modes: BOTH,
-    applies: (d) => selected('iban')(d) || selected('account')(d),
+    applies: selected('iban'),
     apply: edit((d) => {
       d.remittance_info = 'é'.repeat(141);
+    }),
+  },
+  {
+    name: 'remittance-too-long-account',
+    requirement: same('CPR-2.7-REMITTANCE-LENGTH'),
+    modes: BOTH,
+    applies: selected('account'),
+    apply: edit((d) => {
+      d.remittance_info = '\u{1F600}'.repeat(141);
     }),
   },
   {
@@ -336,7 +345,7 @@ export const CPR_MUTATIONS: readonly CprMutation[] = [
   },
   {
     name: 'open-no-sub-interface',
-    requirement: same('PRF-2-SUB-INTERFACE-SELECTION'),
+    requirement: same('PRF-2-EXACTLY-ONE-SUB-INTERFACE'),
     modes: BOTH,
     applies: (d) => selectSubInterface(d).kind === 'open',
     apply: edit((d) => {
@@ -345,7 +354,7 @@ export const CPR_MUTATIONS: readonly CprMutation[] = [
   },
   {
     name: 'open-two-sub-interfaces',
-    requirement: same('PRF-2-SUB-INTERFACE-SELECTION'),
+    requirement: same('PRF-2-EXACTLY-ONE-SUB-INTERFACE'),
     modes: BOTH,
     applies: (d) => selectSubInterface(d).kind === 'open',
     apply: edit((d) => {
@@ -427,7 +436,7 @@ export const CPR_MUTATIONS: readonly CprMutation[] = [
   },
   {
     name: 'extensions-not-object',
-    requirement: same('CPR-9-IGNORE-UNKNOWN-EXTENSIONS'),
+    requirement: same('CPR-2.1-FIELD-TYPES'),
     modes: BOTH,
     applies: always,
     apply: edit((d) => {

@@ -5,48 +5,69 @@
  * @packageDocumentation
  */
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import { appliedSubInterface, FIELDS_REQUIREMENT } from './subinterface.js';
+import { appliedSubInterface, type SubInterface } from './subinterface.js';
 import type { Finding } from './types.js';
 import { finding, member, pointer } from './util.js';
 
 /** Requirement of a missing required base member (CPR-1.0 2.1). */
 const BASE_REQUIRED: Readonly<Record<string, string>> = {
-  cpr_version: 'CPR-2.1-VERSION',
-  request_id: 'CPR-2.1-REQUEST-ID-UNIQUE',
-  created_at: 'CPR-2.1-TIMESTAMPS-UTC',
-  expires_at: 'CPR-2.1-EXPIRES-AT',
-  payee: 'CPR-2.2-RAIL-ADDRESS',
-  value: 'CPR-2.3-ASSET-TYPE',
+  cpr_version: 'CPR-2.1-REQUIRED-FIELDS',
+  request_id: 'CPR-2.1-REQUIRED-FIELDS',
+  created_at: 'CPR-2.1-REQUIRED-FIELDS',
+  expires_at: 'CPR-2.1-REQUIRED-FIELDS',
+  payee: 'CPR-2.1-REQUIRED-FIELDS',
+  value: 'CPR-2.1-REQUIRED-FIELDS',
 };
 
 /** Requirement of each top-level member whose value a schema keyword rejected. */
 const TOP_LEVEL: Readonly<Record<string, string>> = {
   cpr_version: 'CPR-2.1-VERSION',
-  request_id: 'CPR-2.1-REQUEST-ID-UNIQUE',
+  request_id: 'PRF-1-IDENTIFIER-UUID',
   created_at: 'CPR-2.1-TIMESTAMPS-UTC',
   expires_at: 'CPR-2.1-TIMESTAMPS-UTC',
   memo: 'CPR-2.1-MEMO-LENGTH',
-  extensions: 'CPR-9-IGNORE-UNKNOWN-EXTENSIONS',
+  extensions: 'CPR-2.1-FIELD-TYPES',
   rail_hint: 'CPR-2.4-RAIL-HINT-ENUM',
-  payee: 'CPR-2.2-RAIL-ADDRESS',
-  value: 'CPR-2.3-ASSET-TYPE',
-  chain_id: 'CPR-2.5-ONCHAIN-FIELDS',
+  payee: 'CPR-2.1-FIELD-TYPES',
+  value: 'CPR-2.1-FIELD-TYPES',
+  chain_id: 'CPR-2.5-CHAIN-ID',
   receiver_address: 'CPR-2.5-RECEIVER-ADDRESS',
-  domain_separator: 'CPR-2.5-ONCHAIN-FIELDS',
-  order_reference: 'CPR-2.5-ONCHAIN-FIELDS',
-  acquirer_id: 'CPR-2.5-ONCHAIN-FIELDS',
-  contract_address: 'CPR-2.5-ONCHAIN-FIELDS',
+  domain_separator: 'CPR-2.5-DOMAIN-SEPARATOR',
+  order_reference: 'CPR-2.5-ORDER-REFERENCE',
+  acquirer_id: 'CPR-2.5-ACQUIRER-ID',
+  contract_address: 'CPR-2.5-CONTRACT-ADDRESS',
   iban: 'CPR-2.6-IBAN-VALID',
   bic: 'CPR-2.6-BIC-VALID',
-  remittance_info: 'CPR-2.6-REMITTANCE-LENGTH',
-  purpose_code: 'CPR-2.6-IBAN-FIELDS',
-  account_number: 'CPR-2.7-ACCOUNT-FIELDS',
-  routing_code: 'CPR-2.7-ACCOUNT-FIELDS',
-  routing_code_type: 'CPR-2.7-ACCOUNT-FIELDS',
-  bank_name: 'CPR-2.7-ACCOUNT-FIELDS',
-  key_type: 'CPR-2.8-INSTANT-KEY-FIELDS',
-  key_value: 'CPR-2.8-INSTANT-KEY-FIELDS',
-  txid: 'CPR-2.8-INSTANT-KEY-FIELDS',
+  purpose_code: 'CPR-2.6-PURPOSE-CODE',
+  account_number: 'CPR-2.7-ACCOUNT-NUMBER',
+  routing_code: 'CPR-2.7-ROUTING-FIELDS',
+  routing_code_type: 'CPR-2.7-ROUTING-FIELDS',
+  bank_name: 'CPR-2.7-OPTIONAL-FIELD-TYPES',
+  key_type: 'CPR-2.8-KEY-TYPE',
+  key_value: 'CPR-2.8-KEY-VALUE',
+  txid: 'CPR-2.8-OPTIONAL-FIELD-TYPES',
+};
+
+/** Requirement of the members several sub-interfaces share, per applied sub-interface. */
+const SHARED: Readonly<Record<string, Readonly<Record<SubInterface, string>>>> = {
+  beneficiary_name: {
+    onchain: 'CPR-2.6-BENEFICIARY-NAME',
+    iban: 'CPR-2.6-BENEFICIARY-NAME',
+    account: 'CPR-2.7-ACCOUNT-FIELDS',
+    'instant-key': 'CPR-2.8-OPTIONAL-FIELD-TYPES',
+  },
+  end_to_end_id: {
+    onchain: 'CPR-2.6-END-TO-END-ID',
+    iban: 'CPR-2.6-END-TO-END-ID',
+    account: 'CPR-2.7-OPTIONAL-FIELD-TYPES',
+    'instant-key': 'CPR-2.6-END-TO-END-ID',
+  },
+  remittance_info: {
+    onchain: 'CPR-2.6-REMITTANCE-LENGTH',
+    iban: 'CPR-2.6-REMITTANCE-LENGTH',
+    account: 'CPR-2.7-REMITTANCE-LENGTH',
+    'instant-key': 'CPR-2.6-REMITTANCE-LENGTH',
+  },
 };
 
 /** Requirement of the members of value.asset. */
@@ -109,28 +130,33 @@ function requirementFor(e: ErrorObject, path: string[], doc: unknown): { id: str
   if (first === 'value') {
     if (second === undefined) {
       return e.keyword === 'required'
-        ? { id: 'CPR-2.3-ASSET-TYPE', at: ['value', 'asset'] }
-        : { id: 'CPR-2.3-ASSET-TYPE', at: path };
+        ? { id: 'CPR-2.3-ASSET-REQUIRED', at: ['value', 'asset'] }
+        : { id: 'CPR-2.1-FIELD-TYPES', at: path };
     }
     if (second === 'amount') return { id: 'PRF-1-AMOUNT-FORMAT', at: path };
     if (second === 'asset') {
       if (third === undefined) {
         if (e.keyword === 'required') {
           const missing = String(e.params.missingProperty);
-          return { id: ASSET[missing] ?? 'CPR-2.3-ASSET-TYPE', at: [...path, missing] };
+          const id = missing === 'chain_id' ? 'CPR-2.3-CHAIN-ID-REQUIRED' : 'CPR-2.3-ASSET-REQUIRED';
+          return { id, at: [...path, missing] };
         }
-        return { id: 'CPR-2.3-ASSET-TYPE', at: path };
+        return { id: 'CPR-2.3-ASSET-REQUIRED', at: path };
       }
       return { id: ASSET[third] ?? 'CPR-2.3-ASSET-TYPE', at: path };
     }
-    return { id: 'CPR-2.3-ASSET-TYPE', at: path };
+    return { id: 'CPR-2.1-FIELD-TYPES', at: path };
+  }
+  if (first === 'payee') {
+    return { id: second === 'display_name' ? 'CPR-2.2-DISPLAY-NAME' : 'CPR-2.2-RAIL-ADDRESS', at: path };
   }
   if (first === 'created_at' || first === 'expires_at') {
     return { id: e.keyword === 'pattern' ? 'PRF-1-TIMESTAMP-Z' : 'CPR-2.1-TIMESTAMPS-UTC', at: path };
   }
-  if (first === 'beneficiary_name' || first === 'end_to_end_id') {
+  const shared = first !== undefined ? SHARED[first] : undefined;
+  if (shared) {
     const sub = appliedSubInterface(doc) ?? (member(doc, 'account_number') !== undefined ? 'account' : 'iban');
-    return { id: FIELDS_REQUIREMENT[sub], at: path };
+    return { id: shared[sub], at: path };
   }
   const id = first !== undefined ? TOP_LEVEL[first] : undefined;
   if (id) return { id, at: path };

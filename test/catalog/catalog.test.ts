@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   ambiguitiesFor,
   ambiguitiesPath,
@@ -10,6 +11,8 @@ import {
   loadCatalog,
   REQUIREMENT_ID_PATTERN,
   REQUIREMENT_ID_SCAN_PATTERN,
+  readAmbiguitiesFile,
+  readCatalogFile,
   requirementById,
 } from '../../src/catalog/index.js';
 import { isCprcError } from '../../src/errors.js';
@@ -395,5 +398,59 @@ describe('loader and classify', () => {
     }
     expect(isCprcError(caught, 'CPRC_INTERNAL')).toBe(true);
     expect((caught as Error).message).toContain('"CPR-5-TOKEN-TYPO", "PRF-9-NOPE"');
+  });
+});
+
+describe('loader errors', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cprc-catalog-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Writes `content` to a file in the temp folder and returns the error reading it throws. */
+  function errorReading(name: string, content: string, read: (path: string) => unknown): Error {
+    const path = join(dir, name);
+    writeFileSync(path, content);
+    try {
+      read(path);
+    } catch (err) {
+      expect(isCprcError(err)).toBe(true);
+      expect((err as Error).message).toContain(path);
+      return err as Error;
+    }
+    throw new Error(`reading ${name} did not fail`);
+  }
+
+  const entry = { ...(loadCatalog().requirements[0] as object) };
+  const catalogWith = (requirements: unknown[]) =>
+    JSON.stringify({ catalog_version: '1.0.0', specs: loadCatalog().specs, requirements });
+
+  it('reads a good file', () => {
+    const path = join(dir, 'good.json');
+    writeFileSync(path, catalogWith([entry]));
+    expect(readCatalogFile(path).requirements).toHaveLength(1);
+  });
+
+  it('names a missing file, broken JSON, a malformed or repeated ID and a wrong level', () => {
+    expect(() => readCatalogFile(join(dir, 'absent.json'))).toThrow(/cannot read .*absent\.json/);
+    expect(errorReading('broken.json', '{"requirements": [', readCatalogFile).message).toMatch(
+      /not valid JSON/,
+    );
+    expect(
+      errorReading('bad-id.json', catalogWith([{ ...entry, id: 'CPR-x' }]), readCatalogFile).message,
+    ).toMatch(/requirements\[0\]\.id "CPR-x" is not a well-formed requirement ID/);
+    expect(errorReading('dup.json', catalogWith([entry, entry]), readCatalogFile).message).toMatch(
+      /requirements\[1\]\.id .* appears twice/,
+    );
+    expect(
+      errorReading('level.json', catalogWith([{ ...entry, level: 'must' }]), readCatalogFile).message,
+    ).toMatch(/level .* must be one of MUST, SHOULD, MAY/);
+    expect(errorReading('array.json', '[]', readCatalogFile).message).toMatch(/must be a JSON object/);
+  });
+
+  it('names a malformed ambiguity entry', () => {
+    const amb = JSON.stringify({ register_version: '1.0.0', ambiguities: [{ id: 'AMB-1', affects: 'x' }] });
+    expect(errorReading('amb.json', amb, readAmbiguitiesFile).message).toMatch(/ambiguities\[0\]/);
+    const a = loadAmbiguities().ambiguities[0];
+    const dup = JSON.stringify({ register_version: '1.0.0', ambiguities: [a, a] });
+    expect(errorReading('amb-dup.json', dup, readAmbiguitiesFile).message).toMatch(/"AMB-1" appears twice/);
   });
 });

@@ -1,10 +1,13 @@
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  CODEC_REQUIREMENTS,
   decodeCprUri,
   encodeInlineUri,
   encodeReferenceUri,
   type InlineCprUri,
+  QR_REQUIREMENTS,
   type ReferenceCprUri,
   tokenFormatFindings,
 } from '../../src/codec/index.js';
@@ -139,7 +142,7 @@ describe('cpr:// inline URIs (spec 4.2, profile 2) [CPR-4.2-URI-FORMAT PRF-2-INL
     expect(errors).toHaveLength(1);
     const f = errors[0];
     expect(f?.message).toMatch(message);
-    expect(['CPR-4.2-URI-FORMAT', 'PRF-2-INLINE-URI']).toContain(f?.requirement);
+    expect(['CPR-4.2-INLINE-URI', 'PRF-2-INLINE-URI']).toContain(f?.requirement);
   });
 });
 
@@ -178,10 +181,10 @@ describe('cpr:// reference URIs (spec 4.2, profile 2) [CPR-4.2-URI-FORMAT PRF-2-
     });
   });
 
-  it('rejects an endpoint ending in /cpr/ with another token', () => {
-    expect(failures(encodeReferenceUri(TOKEN, `${BASE}/cpr/${'a'.repeat(32)}`))[0]?.message).toMatch(
-      /not this uri's token/,
-    );
+  it('rejects an endpoint ending in /cpr/ with another token [PRF-2-REFERENCE-FULL-ENDPOINT]', () => {
+    const [f] = failures(encodeReferenceUri(TOKEN, `${BASE}/cpr/${'a'.repeat(32)}`));
+    expect(f).toMatchObject({ requirement: 'PRF-2-REFERENCE-FULL-ENDPOINT', severity: 'error' });
+    expect(f?.message).toMatch(/not this uri's token/);
   });
 
   it('drops trailing slashes of the base before joining', () => {
@@ -242,16 +245,16 @@ describe('cpr:// reference URIs (spec 4.2, profile 2) [CPR-4.2-URI-FORMAT PRF-2-
   });
 
   it('reports a token outside the profile format as a PROFILE error without blocking retrieval [PRF-2-TOKEN-FORMAT]', () => {
-    for (const [token, why] of [
-      ['ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', /upper-case/],
-      ['abc', /at most 15 bits/],
-      ['0123456789abcdef', /at most 64 bits/],
-      ['tok_en-with.chars~', /neither lowercase base32/],
+    for (const [token, why, requirement] of [
+      ['ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', /upper-case/, 'PRF-2-TOKEN-FORMAT'],
+      ['abc', /at most 15 bits/, 'PRF-2-TOKEN-ENTROPY'],
+      ['0123456789abcdef', /at most 64 bits/, 'PRF-2-TOKEN-ENTROPY'],
+      ['tok_en-with.chars~', /neither lowercase base32/, 'PRF-2-TOKEN-FORMAT'],
     ] as const) {
       const r = decodeCprUri(encodeReferenceUri(token, BASE));
       expect(r.ok && r.value).toMatchObject({ token, retrievalUrl: `${BASE}/cpr/${token}` });
       expect(r.findings).toEqual([
-        expect.objectContaining({ requirement: 'PRF-2-TOKEN-FORMAT', level: 'PROFILE', severity: 'error' }),
+        expect.objectContaining({ requirement, level: 'PROFILE', severity: 'error' }),
       ]);
       expect(r.findings[0]?.message).toMatch(why);
     }
@@ -293,5 +296,18 @@ describe('decodeCprUri never throws [CPR-4.2-URI-FORMAT]', () => {
         },
       ),
     );
+  });
+});
+
+describe('codec requirement IDs', () => {
+  it('every ID the codec reports is in the requirement catalog', () => {
+    const catalog = JSON.parse(
+      readFileSync(new URL('../../suites/catalog/requirements.json', import.meta.url), 'utf8'),
+    ) as {
+      requirements: { id: string }[];
+    };
+    const known = new Set(catalog.requirements.map((r) => r.id));
+    const used = [...Object.values(CODEC_REQUIREMENTS), ...Object.values(QR_REQUIREMENTS)];
+    expect(used.filter((id) => !known.has(id))).toEqual([]);
   });
 });

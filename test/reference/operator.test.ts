@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { chainDigestOf, initialChainDigest } from '../../src/crypto/chain-digest.js';
 import {
   type Ed25519PublicJwk,
@@ -7,8 +7,9 @@ import {
   signObject,
   verifyObject,
 } from '../../src/crypto/ed25519.js';
+import type { RunConfig } from '../../src/generated/tool/run-config.js';
 import type { CashPack, RedemptionConfirmation } from '../../src/reference/operator/index.js';
-import { type Exchange, validateTraffic } from '../_support/https.js';
+import { type Exchange, trafficProblems, validateTraffic } from '../_support/https.js';
 import {
   errorCode,
   issuePack,
@@ -77,6 +78,28 @@ const renew = (cashpack: unknown, renewal_entry: unknown) =>
   fx.client.post(fx.url('/v1/cashpack/renew'), { cashpack, renewal_entry });
 const redeem = (cashpack: unknown, redemption_request: unknown) =>
   fx.client.post(fx.url('/v1/cashpack/redeem'), { cashpack, redemption_request });
+
+describe('profile 5: the test identities', () => {
+  it('have the shape of the run config operator section minus its URLs, and every secret differs', () => {
+    type ConfigIdentities = Omit<NonNullable<RunConfig['operator']>, 'base_url' | 'harness_url'>;
+    expectTypeOf(fx.op.identities).toEqualTypeOf<ConfigIdentities>();
+    const ids = fx.op.identities;
+    expect(Object.keys(ids).sort()).toEqual([
+      'operator_status_credential',
+      'principals',
+      'redeemer_identity_tokens',
+    ]);
+    expect(ids.principals.low_balance.available_balance).toBe('5000');
+    const secrets = [
+      ids.operator_status_credential,
+      ids.redeemer_identity_tokens.sufficient,
+      ids.redeemer_identity_tokens.insufficient,
+      ids.principals.funded.status_credential,
+      ids.principals.low_balance.status_credential,
+    ];
+    expect(new Set(secrets).size).toBe(secrets.length);
+  });
+});
 
 describe('spec CP 4 well-known resources', () => {
   it('serves the policy document of profile 4', async () => {
@@ -499,5 +522,52 @@ describe('spec CP 7 and profile 1: every error code, each reached by breaking on
     const { request } = lockRequest(fx, { principal: 'low_balance', overrides: { amount: over } });
     expectError(await issue(request), 'INSUFFICIENT_BALANCE', 422);
     expect(account('low_balance').available).toBe(BigInt(available));
+  });
+});
+
+describe('transport edges', () => {
+  it('refuses an oversized body with INVALID_REQUEST 400', async () => {
+    const ex = await fx.client.request('POST', fx.url('/v1/cashpack/issue'), {
+      text: `"${'a'.repeat(70_000)}"`,
+    });
+    expectError(ex, 'INVALID_REQUEST', 400);
+  });
+  it('answers an unknown endpoint with 404 and a wrong method with 405, both with the error body', async () => {
+    const unknown = await fx.client.get(fx.url('/v1/cashpack/nothing-here'));
+    expect(unknown.status).toBe(404);
+    expect(errorCode(unknown)).toBe('INVALID_REQUEST');
+    const wrongMethod = await fx.client.get(fx.url('/v1/cashpack/issue'));
+    expect(wrongMethod.status).toBe(405);
+    expect(errorCode(wrongMethod)).toBe('INVALID_REQUEST');
+  });
+});
+
+describe('the traffic hook can fail', () => {
+  it('flags a response body that breaks its route schema, and a response no route covers', () => {
+    const base = { requestHeaders: {}, headers: {}, text: '{}' };
+    const problems = trafficProblems(
+      [
+        {
+          ...base,
+          method: 'POST',
+          url: 'https://127.0.0.1:1/v1/cashpack/issue',
+          status: 201,
+          body: { pack_id: 'x' },
+        },
+        {
+          ...base,
+          method: 'GET',
+          url: 'https://127.0.0.1:1/v1/cashpack/x/status',
+          status: 403,
+          body: { error: {} },
+        },
+        { ...base, method: 'PUT', url: 'https://127.0.0.1:1/elsewhere', status: 200, body: {} },
+      ],
+      OPERATOR_ROUTES,
+    );
+    expect(problems).toHaveLength(3);
+    expect(problems[0]).toContain('cashpack/cashpack');
+    expect(problems[1]).toContain('cashpack/error-body');
+    expect(problems[2]).toContain('no route');
   });
 });

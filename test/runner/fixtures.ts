@@ -4,7 +4,12 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -124,17 +129,16 @@ export async function startPayee(faults: PayeeFaults = {}): Promise<Started & { 
     }
     json(res, 404, { error: { code: 'INVALID_REQUEST', message: `no route ${req.method} ${url.pathname}` } });
   });
-  return Object.assign(s, {
-    get requests() {
-      return state.requests;
-    },
-  });
+  return Object.defineProperty(s, 'requests', { get: () => state.requests }) as Started & {
+    requests: number;
+  };
 }
 
 /** A fixture wallet harness: rejects expired CPRs with EXPIRED unless `acceptExpired`. */
 export async function startWallet(faults: { acceptExpired?: boolean } = {}): Promise<Started> {
   return startServer((req, body, res) => {
-    if (req.method !== 'POST' || req.url !== '/harness/derive') return json(res, 404, { error: { code: 'X', message: 'no route' } });
+    if (req.method !== 'POST' || req.url !== '/harness/derive')
+      return json(res, 404, { error: { code: 'X', message: 'no route' } });
     const input = JSON.parse(body) as { cpr?: { expires_at?: string; request_id?: string } };
     if (!faults.acceptExpired && Date.parse(input.cpr?.expires_at ?? '') < Date.now()) {
       return json(res, 422, { error: { code: 'EXPIRED', message: 'the request expired' } });
@@ -144,7 +148,9 @@ export async function startWallet(faults: { acceptExpired?: boolean } = {}): Pro
 }
 
 /** A fixture Operator: policy and status (404 PACK_UNKNOWN unless `statusAlways200`). */
-export async function startOperator(faults: { statusAlways200?: boolean; policyStatus?: number } = {}): Promise<Started> {
+export async function startOperator(
+  faults: { statusAlways200?: boolean; policyStatus?: number } = {},
+): Promise<Started> {
   return startServer((req, _body, res) => {
     const url = new URL(req.url ?? '/', 'https://x');
     if (url.pathname === '/.well-known/cashpack-policy.json') {
@@ -167,7 +173,7 @@ export const FAKE_JWK = {
   kty: 'OKP',
   crv: 'Ed25519',
   x: 'A'.repeat(43),
-  d: 'dSecretPrivateKeyMaterialXXXXXXXXXXXXXXXXX'.slice(0, 43),
+  d: 'dSecretPrivateKeyMaterial'.padEnd(43, 'X'),
 };
 
 /** An operator config section pointing at `url`, with recognisable secrets. */
@@ -175,7 +181,11 @@ export function operatorSection(url: string): Record<string, unknown> {
   return {
     base_url: url,
     principals: {
-      funded: { principal_id: 'p-funded', private_key_jwk: FAKE_JWK, status_credential: 'funded-credential-secret' },
+      funded: {
+        principal_id: 'p-funded',
+        private_key_jwk: FAKE_JWK,
+        status_credential: 'funded-credential-secret',
+      },
       low_balance: {
         principal_id: 'p-low',
         private_key_jwk: FAKE_JWK,
@@ -183,13 +193,18 @@ export function operatorSection(url: string): Record<string, unknown> {
         available_balance: '5000',
       },
     },
-    redeemer_identity_tokens: { sufficient: 'idtoken-sufficient-secret', insufficient: 'idtoken-insufficient-secret' },
+    redeemer_identity_tokens: {
+      sufficient: 'idtoken-sufficient-secret',
+      insufficient: 'idtoken-insufficient-secret',
+    },
     operator_status_credential: 'op-credential-secret',
   };
 }
 
 /** Writes `ca.pem` and `run.json` (with `config`) into a fresh temp folder; returns the config path. */
-export async function writeConfig(config: Record<string, unknown>): Promise<{ dir: string; configPath: string }> {
+export async function writeConfig(
+  config: Record<string, unknown>,
+): Promise<{ dir: string; configPath: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'cprc-run-'));
   const { ca } = await loopbackPki();
   writeFileSync(join(dir, 'ca.pem'), ca.certPem);

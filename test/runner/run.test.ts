@@ -1,11 +1,19 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/paths.js';
 import { runSuites } from '../../src/runner/run.js';
 import type { TestEvent } from '../../src/runner/types.js';
-import { operatorSection, type Started, startOperator, startPayee, startWallet, writeConfig } from './fixtures.js';
+import {
+  FAKE_JWK,
+  operatorSection,
+  type Started,
+  startOperator,
+  startPayee,
+  startWallet,
+  writeConfig,
+} from './fixtures.js';
 
 const SMOKE = join(packageRoot(), 'dist', 'suites', 'smoke');
 
@@ -33,10 +41,18 @@ describe('runSuites over the smoke suites', () => {
   it('a conformant payee passes: every check passed, exit 0, reports written', async () => {
     const payee = await startPayee();
     servers.push(payee);
-    const { configPath } = await writeConfig({ payee: { base_url: payee.url, harness_url: `${payee.url}/harness` } });
+    const { configPath } = await writeConfig({
+      payee: { base_url: payee.url, harness_url: `${payee.url}/harness` },
+    });
     const reportsDir = mkdtempSync(join(tmpdir(), 'cprc-reports-'));
     const lines: string[] = [];
-    const r = await runSuites({ configPath, reportsDir, suitesRoot: SMOKE, seed: 7, onProgress: (l) => lines.push(l) });
+    const r = await runSuites({
+      configPath,
+      reportsDir,
+      suitesRoot: SMOKE,
+      seed: 7,
+      onProgress: (l) => lines.push(l),
+    });
     expect(r.exitCode).toBe(0);
     expect(r.incomplete).toBe(false);
     expect(byId(r.events, 'CPR-5-TOKEN-REUSE-ERROR').state).toBe('passed');
@@ -56,5 +72,243 @@ describe('runSuites over the smoke suites', () => {
     expect(reuse.exchanges[2]?.status).toBe(410);
     expect(reuse.id).toMatch(/^[0-9a-f]{16}$/);
     expect(reuse.file).toBe('payee/authentication.js');
+  });
+});
+
+describe('classification of results', () => {
+  const servers: Started[] = [];
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+  });
+
+  async function runPayee(faults: Parameters<typeof startPayee>[0], extra: Record<string, unknown> = {}) {
+    const payee = await startPayee(faults);
+    servers.push(payee);
+    const { configPath } = await writeConfig({
+      payee: { base_url: payee.url, harness_url: `${payee.url}/harness` },
+      ...extra,
+    });
+    return runSuites({
+      configPath,
+      reportsDir: mkdtempSync(join(tmpdir(), 'cprc-reports-')),
+      suitesRoot: SMOKE,
+      seed: 3,
+    });
+  }
+
+  it('a failing PROFILE check and a failing SHOULD check are warnings; the run still exits 0', async () => {
+    const r = await runPayee({ reuseAs404: true, tokenTtlSeconds: 3600 });
+    expect(byId(r.events, 'CPR-5-TOKEN-REUSE-ERROR').state).toBe('passed');
+    const profile = byId(r.events, 'PRF-2-TOKEN-CONSUMED-410');
+    expect(profile.state).toBe('warning');
+    expect(profile.message).toMatch(/expected error code TOKEN_CONSUMED, got TOKEN_UNKNOWN/);
+    const should = byId(r.events, 'CPR-5-TOKEN-WINDOW-15-MIN');
+    expect(should.state).toBe('warning');
+    expect(should.message).toMatch(/more than 15 minutes/);
+    expect(r.exitCode).toBe(0);
+    expect(r.reports.counts.warning).toBe(2);
+  });
+
+  it('a failing MUST check is failed and makes the run exit 1', async () => {
+    const r = await runPayee({ serveTwice: true });
+    const must = byId(r.events, 'CPR-5-TOKEN-REUSE-ERROR');
+    expect(must.state).toBe('failed');
+    expect(must.message).toMatch(/the second retrieval: expected an error, got a success/);
+    expect(r.exitCode).toBe(1);
+    expect(r.reports.verdict).toBe('fail');
+  });
+
+  it('a transport failure (timeout) is an error, not a failure, and makes the run exit 1', async () => {
+    // requests 1 and 2 are the preflight (base_url, harness_url); the first check's request hangs
+    const r = await runPayee({ hangFrom: 3 }, { timeouts: { request_ms: 300 } });
+    const t = byId(r.events, 'CPR-5-TOKEN-REUSE-ERROR');
+    expect(t.state).toBe('error');
+    expect(t.message).toMatch(/timeout/);
+    expect(t.exchanges[0]?.error).toMatch(/timeout/);
+    expect(r.exitCode).toBe(1);
+  });
+
+  it('--grep runs only the checks naming the ID', async () => {
+    const payee = await startPayee();
+    servers.push(payee);
+    const { configPath } = await writeConfig({
+      payee: { base_url: payee.url, harness_url: `${payee.url}/harness` },
+    });
+    const r = await runSuites({
+      configPath,
+      reportsDir: mkdtempSync(join(tmpdir(), 'cprc-reports-')),
+      suitesRoot: SMOKE,
+      grep: 'PRF-2-TOKEN-CONSUMED-410',
+    });
+    expect(tests(r.events).map((t) => t.requirements)).toEqual([['PRF-2-TOKEN-CONSUMED-410']]);
+  });
+
+  it('runs wallet checks through each channel, labelled by channel', async () => {
+    const wallet = await startWallet();
+    servers.push(wallet);
+    const script = join(import.meta.dirname, '..', 'drivers', 'fixtures', 'stdio-wallet.mjs');
+    const { configPath } = await writeConfig({
+      wallet: { harness_url: `${wallet.url}/harness`, command: [process.execPath, script, 'accept'] },
+    });
+    const lines: string[] = [];
+    const r = await runSuites({
+      configPath,
+      reportsDir: mkdtempSync(join(tmpdir(), 'cprc-reports-')),
+      suitesRoot: SMOKE,
+      onProgress: (l) => lines.push(l),
+    });
+    const results = tests(r.events).map((t) => [t.channel, t.state]);
+    expect(results).toEqual([
+      ['http', 'passed'],
+      ['stdio', 'failed'],
+    ]);
+    expect(tests(r.events)[1]?.exchanges[0]?.kind).toBe('stdio');
+    expect(lines.some((l) => l.startsWith('  ✗ [CPR-7-EXPIRED-REJECTED]') && l.includes('(stdio)'))).toBe(
+      true,
+    );
+    expect(r.exitCode).toBe(1);
+  });
+
+  it('records seed, path and counterexample of a failed property; secrets stay out of every report', async () => {
+    const op = await startOperator({ statusAlways200: true });
+    servers.push(op);
+    const { configPath } = await writeConfig({ operator: operatorSection(op.url) });
+    const reportsDir = mkdtempSync(join(tmpdir(), 'cprc-reports-'));
+    const r = await runSuites({ configPath, reportsDir, suitesRoot: SMOKE, seed: 1234, runs: 5 });
+    expect(byId(r.events, 'CP-4-WELL-KNOWN-POLICY').state).toBe('passed');
+    const prop = byId(r.events, 'PRF-4-STATUS-UNKNOWN-404');
+    expect(prop.state).toBe('warning');
+    expect(prop.property).toMatchObject({ seed: 1234, num_runs: 5 });
+    expect(prop.property?.path).toMatch(/^\d+(:\d+)*$/);
+    expect(prop.property?.counterexample).toMatch(/^\["[0-9a-f-]{36}"\]$/);
+    expect(prop.message).toMatch(/seed: 1234/);
+    expect(prop.exchanges[0]?.request_headers?.authorization).toBe('[redacted]');
+    for (const f of ['.raw/events.ndjson', 'junit.xml', 'results.json', 'summary.md', 'report.html']) {
+      const text = readFileSync(join(reportsDir, f), 'utf8');
+      for (const secret of [
+        'op-credential-secret',
+        'idtoken-sufficient-secret',
+        'funded-credential-secret',
+        FAKE_JWK.d,
+      ]) {
+        expect(text, `${f} leaks a secret`).not.toContain(secret);
+      }
+    }
+  });
+});
+
+describe('custom drivers and run bounds', () => {
+  const servers: Started[] = [];
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+  });
+
+  it('--driver: a module exporting createDrivers replaces the payee driver; PROFILE status checks skip without a status', async () => {
+    const payee = await startPayee(); // only reached by the preflight
+    servers.push(payee);
+    const { configPath, dir } = await writeConfig({ payee: { base_url: payee.url } });
+    const driverFile = join(dir, 'my-driver.mjs');
+    writeFileSync(
+      driverFile,
+      `export function createDrivers(config, { recorder }) {
+        const uses = new Map();
+        return {
+          payee: {
+            async retrieve(uri) {
+              const n = (uses.get(uri) ?? 0) + 1;
+              uses.set(uri, n);
+              recorder.record({ kind: 'http', method: 'QUERY', url: 'graphql:' + uri, duration_ms: 0 });
+              return n === 1 ? { ok: true, cpr: { cpr_version: 'CPR-1.0' } } : { ok: false, error: { code: 'TOKEN_CONSUMED', message: 'used' } };
+            },
+            harness: {
+              async createRequest() { return { ok: true, value: { uri: 'cpr://t' + Math.random().toString(16).slice(2) + '?endpoint=x', request_id: 'r' } }; },
+              async fulfill() { return { ok: true, value: null }; },
+            },
+          },
+        };
+      }`,
+    );
+    const r = await runSuites({
+      configPath,
+      reportsDir: mkdtempSync(join(tmpdir(), 'cprc-reports-')),
+      suitesRoot: SMOKE,
+      driverModule: driverFile,
+    });
+    expect(byId(r.events, 'CPR-5-TOKEN-REUSE-ERROR').state).toBe('passed');
+    expect(byId(r.events, 'CPR-5-TOKEN-REUSE-ERROR').exchanges[0]?.method).toBe('QUERY');
+    const profile = byId(r.events, 'PRF-2-TOKEN-CONSUMED-410');
+    expect(profile.state).toBe('skipped');
+    expect(profile.skip_reason).toMatch(/no HTTP status/);
+    expect(payee.requests).toBe(1); // the preflight only
+  });
+
+  it('--driver: a module without createDrivers stops the run with a clear error', async () => {
+    const payee = await startPayee();
+    servers.push(payee);
+    const { configPath, dir } = await writeConfig({ payee: { base_url: payee.url } });
+    const driverFile = join(dir, 'wrong.mjs');
+    writeFileSync(driverFile, 'export const drivers = {};\n');
+    await expect(
+      runSuites({
+        configPath,
+        reportsDir: mkdtempSync(join(tmpdir(), 'cprc-reports-')),
+        suitesRoot: SMOKE,
+        driverModule: driverFile,
+      }),
+    ).rejects.toThrow(/does not export a function "createDrivers/);
+  });
+
+  it('the wall-clock bound stops a hung run and reports it incomplete', async () => {
+    const payee = await startPayee({ hangFrom: 3 }); // the first check hangs
+    servers.push(payee);
+    const { configPath } = await writeConfig({
+      payee: { base_url: payee.url, harness_url: `${payee.url}/harness` },
+    });
+    const reportsDir = mkdtempSync(join(tmpdir(), 'cprc-reports-'));
+    const r = await runSuites({
+      configPath,
+      reportsDir,
+      suitesRoot: SMOKE,
+      maxDurationMs: 1500,
+      graceMs: 500,
+    });
+    expect(r.incomplete).toBe(true);
+    expect(r.incompleteReason).toMatch(/wall-clock bound of 1500 ms/);
+    expect(r.exitCode).toBe(1);
+    expect(JSON.parse(readFileSync(join(reportsDir, 'results.json'), 'utf8')).incomplete).toBe(true);
+  });
+});
+
+describe('classification of suite faults', () => {
+  it('assertion, suite bug, timeout, skip, plain it and a failing hook each get their state', async () => {
+    const payee = await startPayee();
+    const { configPath } = await writeConfig({ payee: { base_url: payee.url } });
+    try {
+      const r = await runSuites({
+        configPath,
+        reportsDir: mkdtempSync(join(tmpdir(), 'cprc-reports-')),
+        suitesRoot: join(SMOKE, 'faults'),
+        timeoutMs: 500,
+      });
+      const states = tests(r.events).map((t) => [t.requirements.join(' '), t.state]);
+      expect(states).toEqual([
+        ['CPR-5-TOKEN-WINDOW-15-MIN', 'warning'],
+        ['CPR-5-TOKEN-REUSE-ERROR', 'error'],
+        ['CPR-5-TLS-ONLY', 'error'],
+        ['CPR-5-TOKEN-EXPIRY', 'skipped'],
+        ['CPR-5-TOKEN-SINGLE-USE', 'failed'],
+        ['PRF-2-TOKEN-FORMAT', 'warning'],
+        ['', 'error'],
+      ]);
+      const t = tests(r.events);
+      expect(t[0]?.message).toMatch(/one is not two/);
+      expect(t[1]?.message).toMatch(/^suite error: .*(undefined|field)/);
+      expect(t[2]?.message).toMatch(/did not finish within 500 ms \(--timeout\)/);
+      expect(t[3]?.skip_reason).toBe('not applicable to this payee');
+      expect(t[6]?.message).toMatch(/before all.*the before hook broke/);
+      expect(r.exitCode).toBe(1);
+    } finally {
+      await payee.close();
+    }
   });
 });

@@ -5,7 +5,13 @@ import { loadSchemaFiles } from '../../src/schemas/registry.js';
 
 const files = loadSchemaFiles();
 
-/** JSON pointers of every property (in `properties` or `patternProperties`) without a description. */
+/**
+ * Subschemas that only constrain members declared elsewhere (conditions and their consequences),
+ * not declarations of properties: no description is asked of them.
+ */
+const CONDITIONAL = new Set(['if', 'then', 'else', 'not', 'dependentSchemas']);
+
+/** JSON pointers of every declared property (in `properties` or `patternProperties`) without a description. */
 function undocumented(node: unknown, at = ''): string[] {
   if (Array.isArray(node)) return node.flatMap((n, i) => undocumented(n, `${at}/${i}`));
   if (typeof node !== 'object' || node === null) return [];
@@ -24,7 +30,13 @@ function undocumented(node: unknown, at = ''): string[] {
         if (!ok && sub !== false) out.push(`${at}/${key}/${name}`);
         out.push(...undocumented(sub, `${at}/${key}/${name}`));
       }
-    } else if (key !== 'const' && key !== 'enum' && key !== 'default' && key !== 'examples') {
+    } else if (
+      !CONDITIONAL.has(key) &&
+      key !== 'const' &&
+      key !== 'enum' &&
+      key !== 'default' &&
+      key !== 'examples'
+    ) {
       out.push(...undocumented(value, `${at}/${key}`));
     }
   }

@@ -7,7 +7,7 @@
  * a cash-pack a client submits; the copy only has to carry the Operator's valid signature.
  * @packageDocumentation
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { initialChainDigest, nextChainDigest } from '../../crypto/chain-digest.js';
 import {
   type Ed25519PrivateJwk,
@@ -75,6 +75,12 @@ export interface OperatorResponse {
 export type StatusCaller = { kind: 'operator' } | { kind: 'principal'; principal_id: string };
 
 const TERMINAL: ReadonlySet<PackStatus> = new Set(['REDEEMED', 'EXPIRED', 'CANCELLED']);
+
+/** Compares two secrets in constant time (over their SHA-256, so lengths may differ). */
+function sameSecret(given: string, expected: string): boolean {
+  const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
 
 /** Profile 1: timestamps an implementation emits are RFC 3339 with `Z`. */
 function utc(ms: number): string {
@@ -411,9 +417,9 @@ export class ReferenceOperator {
     const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization ?? '');
     const credential = match?.[1];
     if (credential === undefined) return undefined;
-    if (credential === this.deps.operatorCredential) return { kind: 'operator' };
+    if (sameSecret(credential, this.deps.operatorCredential)) return { kind: 'operator' };
     for (const [principal_id, p] of this.deps.principals) {
-      if (p.statusCredential === credential) return { kind: 'principal', principal_id };
+      if (sameSecret(credential, p.statusCredential)) return { kind: 'principal', principal_id };
     }
     return undefined;
   }

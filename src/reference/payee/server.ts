@@ -170,6 +170,9 @@ export class ReferencePayee {
         },
       );
     }
+    // Outlive a client's idle keep-alive (undici: 4 s by default) so a reused socket is never
+    // closed under a request in flight.
+    https.keepAliveTimeout = 30_000;
     const plain = createHttpServer((req, res) => {
       void this.dispatch(req, res, () => this.handlePlainHttp(req, res));
     });

@@ -6,6 +6,10 @@ const REQ_UNIT = 'CPR-2.3-AMOUNT-SMALLEST-UNIT';
 /** The amount's wire form: a digit string, 1 to 2^256 - 1 (profile section 1). */
 const REQ_FORMAT = 'PRF-1-AMOUNT-FORMAT';
 /** 2^256 - 1, the largest amount (profile section 1). */
+/** Wallet: a safe-integer JSON number is accepted with a warning (profile section 1). */
+const REQ_NUMBER_SAFE = 'PRF-1-AMOUNT-NUMBER-SAFE';
+/** Wallet: any other JSON number is rejected (profile section 1). */
+const REQ_NUMBER_UNSAFE = 'PRF-1-AMOUNT-NUMBER-UNSAFE';
 const MAX_AMOUNT = 2n ** 256n - 1n;
 
 /**
@@ -18,7 +22,7 @@ const MAX_AMOUNT = 2n ** 256n - 1n;
  */
 export const amountFormat: Rule = {
   name: 'amount-format',
-  requirements: [REQ_UNIT, REQ_FORMAT],
+  requirements: [REQ_UNIT, REQ_FORMAT, REQ_NUMBER_SAFE, REQ_NUMBER_UNSAFE],
   check({ doc, mode }) {
     const value = member(doc, 'value');
     const amount = member(value, 'amount');
@@ -31,7 +35,7 @@ export const amountFormat: Rule = {
       if (mode === 'wallet' && Number.isSafeInteger(amount) && amount >= 1) {
         return [
           finding(
-            REQ_FORMAT,
+            REQ_NUMBER_SAFE,
             where,
             `value.amount is a JSON number (${amount}); accepted as a safe integer, but it must be a digit string`,
             'warning',
@@ -40,7 +44,7 @@ export const amountFormat: Rule = {
       }
       return [
         finding(
-          REQ_FORMAT,
+          mode === 'wallet' ? REQ_NUMBER_UNSAFE : REQ_FORMAT,
           where,
           mode === 'wallet'
             ? `value.amount ${amount} is a JSON number outside the safe integers 1..2^53-1; precision may be lost, reject it`

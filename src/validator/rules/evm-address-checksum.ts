@@ -5,8 +5,8 @@ import { finding, member, pointer } from '../util.js';
 
 /** Requirement for the recipient address. */
 const REQ_RECEIVER = 'CPR-2.5-RECEIVER-ADDRESS';
-/** Requirement for the other on-chain address field (contract_address). */
-const REQ_FIELDS = 'CPR-2.5-ONCHAIN-FIELDS';
+/** Requirement for the settlement contract address. */
+const REQ_FIELDS = 'CPR-2.5-CONTRACT-ADDRESS';
 
 /**
  * The EIP-55 mixed-case checksum form of a 20-byte hex address (`0x` + 40 hex digits):

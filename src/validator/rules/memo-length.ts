@@ -9,11 +9,11 @@ const MAX = 140;
 /** CPR-1.0 2.1 and 8: `memo` has at most 140 characters, counted in Unicode code points (profile 2). */
 export const memoLength: Rule = {
   name: 'memo-length',
-  requirements: [REQ],
+  requirements: [REQ, 'CPR-2.1-FIELD-TYPES'],
   check({ doc }) {
     const memo = member(doc, 'memo');
     if (memo === undefined) return [];
-    if (typeof memo !== 'string') return [finding(REQ, '/memo', 'memo must be a string')];
+    if (typeof memo !== 'string') return [finding('CPR-2.1-FIELD-TYPES', '/memo', 'memo must be a string')];
     const n = codePointLength(memo);
     return n > MAX ? [finding(REQ, '/memo', `memo has ${n} code points; at most ${MAX} are allowed`)] : [];
   },

@@ -1,25 +1,29 @@
+import { appliedSubInterface } from '../subinterface.js';
 import type { Rule } from '../types.js';
 import { codePointLength, finding, member } from '../util.js';
 
-/** Requirement this rule reports. */
-const REQ = 'CPR-2.6-REMITTANCE-LENGTH';
+/** IBAN sub-interface limit (spec 2.6). */
+const REQ_IBAN = 'CPR-2.6-REMITTANCE-LENGTH';
+/** Account sub-interface limit (spec 2.7). */
+const REQ_ACCOUNT = 'CPR-2.7-REMITTANCE-LENGTH';
 /** CPR-1.0 section 8: remittance_info length limit. */
 const MAX = 140;
 
 /**
- * CPR-1.0 2.6, 2.7 and 8: `remittance_info` has at most 140 characters, counted in Unicode code
+ * CPR-1.0 2.6, 2.7 and 8 (reported under the applied sub-interface's ID): `remittance_info` has at most 140 characters, counted in Unicode code
  * points (profile 2).
  */
 export const remittanceLength: Rule = {
   name: 'remittance-length',
-  requirements: [REQ],
+  requirements: [REQ_IBAN, REQ_ACCOUNT],
   check({ doc }) {
     const info = member(doc, 'remittance_info');
     if (info === undefined) return [];
-    if (typeof info !== 'string') return [finding(REQ, '/remittance_info', 'remittance_info must be a string')];
+    const req = appliedSubInterface(doc) === 'account' ? REQ_ACCOUNT : REQ_IBAN;
+    if (typeof info !== 'string') return [finding(req, '/remittance_info', 'remittance_info must be a string')];
     const n = codePointLength(info);
     return n > MAX
-      ? [finding(REQ, '/remittance_info', `remittance_info has ${n} code points; at most ${MAX} are allowed`)]
+      ? [finding(req, '/remittance_info', `remittance_info has ${n} code points; at most ${MAX} are allowed`)]
       : [];
   },
 };

@@ -2,8 +2,10 @@ import { FIELDS_REQUIREMENT, REQUIRED_FIELDS, selectSubInterface } from '../subi
 import type { Finding, Rule } from '../types.js';
 import { finding, member } from '../util.js';
 
-/** Requirement for the OPEN / no-hint selection. */
-const REQ_SELECTION = 'PRF-2-SUB-INTERFACE-SELECTION';
+/** OPEN / no rail_hint: zero or two complete sub-interfaces (profile section 2). */
+const REQ_EXACTLY_ONE = 'PRF-2-EXACTLY-ONE-SUB-INTERFACE';
+/** OPEN / no rail_hint: on-chain fields need rail_hint ON_CHAIN (profile section 2, spec 2.5). */
+const REQ_OPEN = 'PRF-2-OPEN-SUB-INTERFACE';
 
 /**
  * CPR-1.0 2.4-2.8 with profile section 2: the rail_hint selects the sub-interface whose required
@@ -15,7 +17,7 @@ const REQ_SELECTION = 'PRF-2-SUB-INTERFACE-SELECTION';
  */
 export const subInterfaceFields: Rule = {
   name: 'sub-interface-fields',
-  requirements: [REQ_SELECTION, ...Object.values(FIELDS_REQUIREMENT)],
+  requirements: [REQ_EXACTLY_ONE, REQ_OPEN, ...Object.values(FIELDS_REQUIREMENT)],
   check({ doc }) {
     const sel = selectSubInterface(doc);
     if (sel.kind === 'unknown') return [];
@@ -41,7 +43,7 @@ export const subInterfaceFields: Rule = {
       const onchain = member(doc, 'receiver_address') !== undefined;
       return [
         finding(
-          REQ_SELECTION,
+          onchain ? REQ_OPEN : REQ_EXACTLY_ONE,
           '',
           onchain
             ? `with ${hintText} on-chain fields do not select a sub-interface; set rail_hint "ON_CHAIN"`
@@ -51,7 +53,7 @@ export const subInterfaceFields: Rule = {
     }
     return [
       finding(
-        REQ_SELECTION,
+        REQ_EXACTLY_ONE,
         '',
         `with ${hintText} exactly one sub-interface must be complete; ${sel.complete.join(' and ')} both are`,
       ),

@@ -1,0 +1,97 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { packageRoot } from '../../src/paths.js';
+import type { BrokenImplementation, BrokenTarget } from './types.js';
+
+/** What one run of a target suite produced, reduced to what the self-test compares. */
+export interface FaultRun {
+  id: string;
+  target: BrokenTarget;
+  exitCode: number | null;
+  /** Requirement IDs whose verdict is failed, warning or error, sorted. */
+  tripped: string[];
+  /** Requirement IDs expected to trip, sorted. */
+  expected: string[];
+  /** Tests that did not pass or skip: `state title: message`, for diagnosis. */
+  problems: string[];
+  stderr: string;
+}
+
+interface ResultsRequirement {
+  id: string;
+  verdict: string;
+}
+interface ResultsTest {
+  state: string;
+  title: string;
+  message?: string;
+}
+
+const NON_PASSING = new Set(['failed', 'warning', 'error']);
+
+/**
+ * Runs `cprc run --target <target>` (the built CLI, `dist/`) against a system described by a run
+ * config, with a fixed seed, and reduces the results to the tripped requirement IDs.
+ */
+export async function runSuiteAgainst(
+  target: BrokenTarget,
+  config: unknown,
+  workDir: string,
+  extraArgs: string[] = [],
+): Promise<Omit<FaultRun, 'id' | 'expected'>> {
+  const configPath = join(workDir, 'config.json');
+  const reportsDir = join(workDir, 'reports');
+  await writeFile(configPath, JSON.stringify(config, null, 2));
+  const args = [
+    join(packageRoot(), 'bin', 'cprc.js'),
+    'run',
+    '--config',
+    configPath,
+    '--target',
+    target,
+    '--reports',
+    reportsDir,
+    '--seed',
+    '1',
+    ...extraArgs,
+  ];
+  const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      err += chunk.toString('utf8');
+    });
+    child.on('error', reject);
+    child.on('close', (exitCode) => resolve({ code: exitCode, stderr: err }));
+  });
+  let results: { requirements?: ResultsRequirement[]; tests?: ResultsTest[] } = {};
+  try {
+    results = JSON.parse(await readFile(join(reportsDir, 'results.json'), 'utf8'));
+  } catch {
+    // no results.json: reported through `problems` below
+  }
+  const tripped = (results.requirements ?? [])
+    .filter((r) => NON_PASSING.has(r.verdict))
+    .map((r) => r.id)
+    .sort();
+  const problems = (results.tests ?? [])
+    .filter((t) => NON_PASSING.has(t.state))
+    .map((t) => `${t.state} ${t.title}: ${(t.message ?? '').split('\n')[0]}`);
+  if (!results.tests) problems.push('no results.json was written');
+  return { target, exitCode: code, tripped, problems, stderr };
+}
+
+/** Starts one broken implementation, runs its target's suite against it and stops it. */
+export async function runFault(fault: BrokenImplementation): Promise<FaultRun> {
+  const workDir = await mkdtemp(join(tmpdir(), `cprc-fault-${fault.id}-`));
+  const started = await fault.start({ workDir });
+  try {
+    const run = await runSuiteAgainst(fault.target, started.config, workDir);
+    return { id: fault.id, expected: [...fault.expected].sort(), ...run };
+  } finally {
+    await started.close();
+    await rm(workDir, { recursive: true, force: true });
+  }
+}

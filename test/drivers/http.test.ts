@@ -1,0 +1,195 @@
+import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type Server as NetServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpClient } from '../../src/drivers/http.js';
+import { createHttpOperator } from '../../src/drivers/http-operator.js';
+import { createHttpPayee, resolveRetrieval } from '../../src/drivers/http-payee.js';
+import { MAX_RECORDED_BODY_BYTES, Recorder, secretsOf } from '../../src/drivers/recorder.js';
+import { DriverTransportError, type RunConfig } from '../../src/drivers/types.js';
+import { createCertificateAuthority } from '../../src/reference/tls.js';
+import { json, loopbackPki, operatorSection, type Started, startServer } from '../runner/fixtures.js';
+
+const BIG = 'x'.repeat(64 * 1024);
+
+describe('HttpClient and the default HTTP drivers', () => {
+  let server: Started;
+  let garbage: NetServer;
+  let garbageUrl: string;
+  let deadUrl: string;
+  let ca: string;
+  const hung: Array<() => void> = [];
+
+  beforeAll(async () => {
+    ca = (await loopbackPki()).ca.certPem;
+    server = await startServer((req, body, res) => {
+      const url = new URL(req.url ?? '/', 'https://x');
+      if (url.pathname === '/hang') {
+        hung.push(() => res.destroy());
+        return; // never answers
+      }
+      if (url.pathname === '/big-declared') return json(res, 200, { big: BIG });
+      if (url.pathname === '/big-chunked') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"big":"');
+        for (let i = 0; i < 16; i++) res.write('y'.repeat(8192));
+        res.end('"}');
+        return;
+      }
+      if (url.pathname === '/echo') {
+        return json(res, 200, {
+          got: body,
+          auth: req.headers.authorization ?? null,
+          long: 'z'.repeat(20_000),
+        });
+      }
+      if (url.pathname === '/cpr/plaintext') {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end('hello');
+        return;
+      }
+      if (url.pathname.startsWith('/v1/cashpack/') && url.pathname.endsWith('/status')) {
+        if (req.headers.authorization !== 'Bearer op-credential-secret') {
+          return json(res, 403, { error: { code: 'FORBIDDEN', message: 'who are you' } });
+        }
+        return json(res, 404, { error: { code: 'PACK_UNKNOWN', message: 'unknown' } });
+      }
+      if (url.pathname === '/v1/cashpack/issue') {
+        return json(res, 400, { error: { code: 'INVALID_REQUEST', message: `bad: ${body.slice(0, 10)}` } });
+      }
+      json(res, 200, { path: url.pathname });
+    });
+    garbage = createNetServer((socket) => {
+      socket.on('data', () => socket.end('THIS IS NOT HTTP\r\n\r\n'));
+    });
+    await new Promise<void>((r) => garbage.listen(0, '127.0.0.1', r));
+    garbageUrl = `http://127.0.0.1:${(garbage.address() as AddressInfo).port}`;
+    const dead = createNetServer();
+    await new Promise<void>((r) => dead.listen(0, '127.0.0.1', r));
+    deadUrl = `https://127.0.0.1:${(dead.address() as AddressInfo).port}`;
+    await new Promise<void>((r) => dead.close(() => r()));
+  });
+  afterAll(async () => {
+    for (const h of hung) h();
+    await server.close();
+    await new Promise<void>((r) => garbage.close(() => r()));
+  });
+
+  it('bounds an exchange by timeouts.request_ms: a silent target is a timeout error', async () => {
+    const recorder = new Recorder();
+    const http = new HttpClient({ ca, timeoutMs: 300, recorder });
+    const err = await http.exchange({ method: 'GET', url: `${server.url}/hang` }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DriverTransportError);
+    expect((err as DriverTransportError).code).toBe('CPRC_TIMEOUT');
+    expect((err as Error).message).toMatch(/timeout.*300 ms.*timeouts\.request_ms/);
+    expect(recorder.take()[0]?.error).toMatch(/timeout/);
+    await http.close();
+  });
+
+  it('refuses a body above limits.max_response_bytes, declared or streamed, naming the cap', async () => {
+    const http = new HttpClient({ ca, maxResponseBytes: 32 * 1024 });
+    for (const path of ['/big-declared', '/big-chunked']) {
+      const err = await http
+        .exchange({ method: 'GET', url: `${server.url}${path}` })
+        .catch((e: unknown) => e);
+      expect((err as DriverTransportError).code).toBe('CPRC_RESPONSE_TOO_LARGE');
+      expect((err as Error).message).toMatch(/cap of 32768 bytes \(limits\.max_response_bytes/);
+    }
+    const ok = await http.exchange({ method: 'GET', url: `${server.url}/small` });
+    expect(ok.json).toEqual({ path: '/small' });
+    await http.close();
+  });
+
+  it('names a dead target (connection refused), a TLS failure and a target that sends garbage', async () => {
+    const http = new HttpClient({ ca, timeoutMs: 2000 });
+    const refused = await http.exchange({ method: 'GET', url: deadUrl }).catch((e: unknown) => e);
+    expect((refused as DriverTransportError).code).toBe('CPRC_TARGET_UNREACHABLE');
+    expect((refused as Error).message).toMatch(/connection refused/);
+
+    const junk = await http.exchange({ method: 'GET', url: garbageUrl }).catch((e: unknown) => e);
+    expect(junk).toBeInstanceOf(DriverTransportError);
+    expect((junk as Error).message).toMatch(/valid HTTP|closed by the target/);
+    await http.close();
+
+    const other = await createCertificateAuthority({ commonName: 'some other CA' });
+    const wrongCa = new HttpClient({ ca: other.certPem, timeoutMs: 2000 });
+    const tls = await wrongCa.exchange({ method: 'GET', url: `${server.url}/x` }).catch((e: unknown) => e);
+    expect((tls as Error).message).toMatch(/TLS error/);
+    expect((tls as Error).message).toMatch(/tls\.ca_file/);
+    await wrongCa.close();
+  });
+
+  it('records exchanges with secrets redacted and bodies truncated to 8 KiB', async () => {
+    const config = { operator: operatorSection('https://127.0.0.1:1') } as unknown as RunConfig;
+    const recorder = new Recorder(secretsOf(config));
+    const http = new HttpClient({ ca, recorder });
+    await http.exchange({
+      method: 'POST',
+      url: `${server.url}/echo`,
+      headers: { authorization: 'Bearer op-credential-secret' },
+      json: {
+        redeemer: { identity_token: 'idtoken-sufficient-secret' },
+        note: 'carries funded-credential-secret inline',
+      },
+    });
+    const [e] = recorder.take();
+    const all = JSON.stringify(e);
+    expect(all).not.toContain('op-credential-secret');
+    expect(all).not.toContain('idtoken-sufficient-secret');
+    expect(all).not.toContain('funded-credential-secret');
+    expect(e?.request_headers?.authorization).toBe('[redacted]');
+    expect(e?.request_body).toContain('[redacted]');
+    expect(Buffer.byteLength(e?.response_body ?? '')).toBeLessThan(MAX_RECORDED_BODY_BYTES + 100);
+    expect(e?.response_body).toMatch(/…\[truncated \d+ bytes\]$/);
+    expect(e?.status).toBe(200);
+    await http.close();
+  });
+
+  it('the payee driver resolves reference and inline URIs and reports answers as data', async () => {
+    expect(resolveRetrieval('abc', 'https://h:1/')).toEqual({ url: 'https://h:1/cpr/abc' });
+    expect(
+      resolveRetrieval(`cpr://tok?endpoint=${encodeURIComponent('https://p:2/base')}`, 'https://h:1'),
+    ).toEqual({
+      url: 'https://p:2/base/cpr/tok',
+    });
+    expect(
+      resolveRetrieval(`cpr://tok?endpoint=${encodeURIComponent('https://p:2/cpr/tok')}`, 'https://h:1'),
+    ).toEqual({
+      url: 'https://p:2/cpr/tok',
+    });
+    const inline = Buffer.from(JSON.stringify({ cpr_version: 'CPR-1.0' })).toString('base64url');
+    expect(resolveRetrieval(`cpr://inline/${inline}`, 'https://h:1')).toEqual({
+      inline: { cpr_version: 'CPR-1.0' },
+    });
+    expect(resolveRetrieval('cpr://tok', 'https://h:1')).toHaveProperty('invalid');
+
+    const http = new HttpClient({ ca });
+    const payee = createHttpPayee({ base_url: server.url }, http);
+    const notJson = await payee.retrieve('plaintext');
+    expect(notJson).toMatchObject({ ok: false, error: { status: 200, body: 'hello' } });
+    if (!notJson.ok) expect(notJson.error.message).toMatch(/not JSON/);
+    const served = await payee.retrieve('tok123');
+    expect(served).toMatchObject({ ok: true, status: 200, cpr: { path: '/cpr/tok123' } });
+    const r = await payee.retrieve(`cpr://inline/${inline}`);
+    expect(r).toEqual({ ok: true, cpr: { cpr_version: 'CPR-1.0' } });
+    expect(payee.retrievePlainHttp).toBeUndefined();
+    expect(payee.harness).toBeUndefined();
+    await http.close();
+  });
+
+  it('the operator driver sends the Bearer credential and reads the profile error body', async () => {
+    const http = new HttpClient({ ca });
+    const op = createHttpOperator({ base_url: server.url }, http);
+    const forbidden = await op.status('p1');
+    expect(forbidden).toMatchObject({ ok: false, status: 403, error: { code: 'FORBIDDEN', status: 403 } });
+    const unknown = await op.status('p1', 'op-credential-secret');
+    expect(unknown).toMatchObject({
+      ok: false,
+      status: 404,
+      error: { code: 'PACK_UNKNOWN', message: 'unknown' },
+    });
+    const raw = await op.rawPost?.('issue', '{not json');
+    expect(raw).toMatchObject({ ok: false, status: 400, error: { code: 'INVALID_REQUEST' } });
+    expect(op.harness).toBeUndefined();
+    await http.close();
+  });
+});
