@@ -53,6 +53,18 @@ export {
   type DerivedPayment,
   derivePayment,
 } from './derivation/index.js';
+export {
+  type CreateDrivers,
+  createDefaultDrivers,
+  type Drivers,
+  DriverTransportError,
+  HttpClient,
+  loadDriverModule,
+  type OperatorDriver,
+  type PayeeDriver,
+  Recorder,
+  type WalletDriver,
+} from './drivers/index.js';
 export type * from './generated/index.js';
 export {
   DEFAULT_POLICY,
@@ -86,4 +98,13 @@ export {
 } from './reference/tls.js';
 export { type ReferenceWallet, startReferenceWallet } from './reference/wallet.js';
 export { type ReportInput, type WriteReportsResult, writeReports } from './reporters/index.js';
+export { loadRunConfig, type RunSuitesOptions, type RunSuitesResult, runSuites } from './runner/index.js';
 export { getSchemaValidator, schemaIds } from './schemas/registry.js';
+export {
+  type Finding,
+  type ValidateCprOptions,
+  type ValidationMode,
+  type ValidationResult,
+  validateCpr,
+  validateMessage,
+} from './validator/index.js';

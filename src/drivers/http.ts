@@ -191,7 +191,7 @@ export class HttpClient {
       text = Buffer.concat(chunks).toString('utf8');
     } catch (err) {
       const d = describeTransportError(err, this.timeoutMs);
-      const e = new DriverTransportError(d.code, `${req.method} ${req.url}: ${d.text}`, { cause: err });
+      const message = `${req.method} ${req.url}: ${d.text}`;
       this.#recorder?.record({
         ...base,
         ...(status !== undefined ? { status } : {}),
@@ -199,9 +199,9 @@ export class HttpClient {
         duration_ms: Math.round(performance.now() - started),
         error: d.text,
       });
-      throw this.#recorder
-        ? new DriverTransportError(d.code, this.#recorder.redact(e.message), { cause: err })
-        : e;
+      throw new DriverTransportError(d.code, this.#recorder ? this.#recorder.redact(message) : message, {
+        cause: err,
+      });
     }
     this.#recorder?.record({
       ...base,

@@ -62,20 +62,47 @@ export function secretsOf(config: RunConfig | undefined): string[] {
 
 /**
  * Replaces every secret value in a string and every secret member of a JSON text by
- * `[redacted]`; a text that is not JSON only gets the value replacement.
+ * `[redacted]`. The text is kept byte for byte unless a secret member had to be replaced (then it
+ * is re-serialised), so evidence keeps the target's exact formatting and number literals.
  */
 export function redactText(text: string, secrets: readonly string[]): string {
   let out = text;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (parsed !== null && typeof parsed === 'object') out = JSON.stringify(redactValue(parsed, secrets));
-  } catch {
-    // not JSON: value replacement only
+  if (
+    /"(?:private_key_jwk|identity_token|status_credential|operator_status_credential|redeemer_identity_tokens|credential|password|d)"\s*:/.test(
+      text,
+    )
+  ) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      const state = { changed: false };
+      const redacted = redactMembers(parsed, state);
+      if (state.changed) out = JSON.stringify(redacted);
+    } catch {
+      // not JSON: value replacement only
+    }
   }
   for (const s of secrets) {
     if (out.includes(s)) out = out.split(s).join(REDACTED);
   }
   return out;
+}
+
+function redactMembers(value: unknown, state: { changed: boolean }): unknown {
+  if (Array.isArray(value)) return value.map((v) => redactMembers(v, state));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    const isJwk = 'kty' in value;
+    for (const [k, v] of Object.entries(value)) {
+      if ((SECRET_MEMBERS.has(k) || (isJwk && k === 'd')) && v !== REDACTED) {
+        out[k] = REDACTED;
+        state.changed = true;
+      } else {
+        out[k] = redactMembers(v, state);
+      }
+    }
+    return out;
+  }
+  return value;
 }
 
 /** Deep copy of `value` with secret members and secret values replaced by `[redacted]`. */

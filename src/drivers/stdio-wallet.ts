@@ -74,6 +74,25 @@ export function createStdioWallet(opts: StdioWalletOptions): WalletDriver {
     p.stdin.on('error', () => {
       // EPIPE when the process died: reported by the exit handler
     });
+    // Bound the line being read (limits.max_response_bytes) before readline buffers all of it.
+    let pendingBytes = 0;
+    p.stdout.on('data', (chunk: Buffer) => {
+      const nl = chunk.lastIndexOf(0x0a);
+      pendingBytes = nl === -1 ? pendingBytes + chunk.length : chunk.length - nl - 1;
+      if (pendingBytes > opts.maxLineBytes) {
+        const w = waiting;
+        if (proc === p) proc = undefined;
+        p.kill('SIGKILL');
+        if (w?.owner !== p) return;
+        waiting = undefined;
+        w.reject(
+          new DriverTransportError(
+            'CPRC_RESPONSE_TOO_LARGE',
+            `wallet command "${name}" wrote a line larger than the cap of ${opts.maxLineBytes} bytes (limits.max_response_bytes)`,
+          ),
+        );
+      }
+    });
     const rl = createInterface({ input: p.stdout, crlfDelay: Number.POSITIVE_INFINITY });
     rl.on('line', (line) => {
       const w = waiting;

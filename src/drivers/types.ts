@@ -10,8 +10,8 @@
  * @packageDocumentation
  */
 import { CprcError, type CprcErrorCode } from '../errors.js';
-import type { WalletChannel } from '../runner/types.js';
 import type { RunConfig } from '../generated/tool/run-config.js';
+import type { WalletChannel } from '../runner/types.js';
 import type { Recorder } from './recorder.js';
 
 /**

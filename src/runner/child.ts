@@ -17,7 +17,7 @@ import { packageRoot } from '../paths.js';
 import { loadRunConfig, targetUrls } from './config.js';
 import { setRunContext } from './context.js';
 import { listSuiteFiles } from './files.js';
-import { CprcReporter, type CprcReporterOptions, progressLine } from './reporter.js';
+import { CprcReporter, type CprcReporterOptions, progressLine, testId } from './reporter.js';
 import {
   CHILD_OPTIONS_ENV,
   type ChildOptions,
@@ -143,7 +143,7 @@ async function main(): Promise<number> {
       // a suite file that cannot load is a suite failure: one error result, the run goes no further
       const target = (opts.targets[0] ?? 'payee') as Target;
       onResult({
-        id: 'load-error',
+        id: testId(target, 'load the suites'),
         title: 'load the suites',
         full_title: 'load the suites',
         file: '(suites)',

@@ -143,7 +143,7 @@ export function selectTargets(
     if (!(TARGETS as readonly string[]).includes(n)) {
       throw new CprcError('CPRC_USAGE', `--target ${n}: unknown target; use payee, wallet or operator`);
     }
-    if (config[n] === undefined && !hasDriverModule) {
+    if (config[n as Target] === undefined && !hasDriverModule) {
       throw new CprcError(
         'CPRC_USAGE',
         `--target ${n}: the config has no "${n}" section; add it or drop --target ${n}`,

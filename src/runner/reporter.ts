@@ -30,8 +30,12 @@ export function testId(target: string, fullTitle: string): string {
 }
 
 function isAssertion(err: unknown): boolean {
-  const e = err as { name?: string; code?: string } | undefined;
-  return e?.name === 'AssertionError' || e?.code === 'ERR_ASSERTION';
+  const e = err as { name?: string; code?: string; message?: string } | undefined;
+  return (
+    e?.name === 'AssertionError' ||
+    e?.code === 'ERR_ASSERTION' ||
+    /^Property failed after \d+ tests?/.test(e?.message ?? '')
+  );
 }
 
 /** One progress line, as printed while the run goes. */

@@ -133,8 +133,12 @@ function subInterfaceArbitrary(kind: 'onchain' | 'iban' | 'account' | 'instant-k
         .record({
           chain_id: fc.integer({ min: 1, max: 1_000_000 }).map(String),
           receiver_address: evmAddressArbitrary(),
-          domain_separator: optional(fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => `0x${bytesToHex(b)}`)),
-          order_reference: optional(fc.uint8Array({ minLength: 16, maxLength: 16 }).map((b) => bytesToHex(b))),
+          domain_separator: optional(
+            fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => `0x${bytesToHex(b)}`),
+          ),
+          order_reference: optional(
+            fc.uint8Array({ minLength: 16, maxLength: 16 }).map((b) => bytesToHex(b)),
+          ),
           acquirer_id: optional(fc.uuid({ version: 4 })),
           contract_address: optional(evmAddressArbitrary()),
         })
@@ -184,22 +188,25 @@ function subInterfaceArbitrary(kind: 'onchain' | 'iban' | 'account' | 'instant-k
   }
 }
 
-const SUB_OF_RAIL: Readonly<Record<Exclude<CprRail, 'OPEN' | 'NONE'>, 'onchain' | 'iban' | 'account' | 'instant-key'>> =
-  {
-    ON_CHAIN: 'onchain',
-    SEPA_CT: 'iban',
-    SEPA_INST: 'iban',
-    SWIFT: 'iban',
-    ACH: 'account',
-    PIX: 'instant-key',
-    UPI: 'instant-key',
-  };
+const SUB_OF_RAIL: Readonly<
+  Record<Exclude<CprRail, 'OPEN' | 'NONE'>, 'onchain' | 'iban' | 'account' | 'instant-key'>
+> = {
+  ON_CHAIN: 'onchain',
+  SEPA_CT: 'iban',
+  SEPA_INST: 'iban',
+  SWIFT: 'iban',
+  ACH: 'account',
+  PIX: 'instant-key',
+  UPI: 'instant-key',
+};
 
 /** Generates one valid CPR of a fixed rail. */
 function cprOfRail(rail: CprRail, nowMs: number): fc.Arbitrary<JsonObject> {
   const sub =
     rail === 'OPEN' || rail === 'NONE'
-      ? fc.constantFrom('iban' as const, 'account' as const, 'instant-key' as const).chain(subInterfaceArbitrary)
+      ? fc
+          .constantFrom('iban' as const, 'account' as const, 'instant-key' as const)
+          .chain(subInterfaceArbitrary)
       : subInterfaceArbitrary(SUB_OF_RAIL[rail]);
   const asset =
     rail === 'ON_CHAIN'

@@ -53,7 +53,10 @@ const has =
     d[field] !== undefined;
 const selected = (sub: string) => (d: JsonObject) => {
   const s = selectSubInterface(d);
-  return (s.kind === 'named' && s.sub === sub) || (s.kind === 'open' && s.complete.length === 1 && s.complete[0] === sub);
+  return (
+    (s.kind === 'named' && s.sub === sub) ||
+    (s.kind === 'open' && s.complete.length === 1 && s.complete[0] === sub)
+  );
 };
 
 /** Flips the case of the first letter of an EIP-55 address whose flip keeps it mixed-case. */

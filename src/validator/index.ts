@@ -10,8 +10,8 @@
  * @packageDocumentation
  */
 export { parseRfc3339, type Rfc3339Instant } from './rfc3339.js';
-export { CPR_RULES } from './rules/index.js';
 export { toChecksumAddress } from './rules/evm-address-checksum.js';
+export { CPR_RULES } from './rules/index.js';
 export { normaliseKey, PAYER_KEYS, SEPARATION_KEYS } from './rules/no-payer-data.js';
 export {
   ADDRESS_FIELDS,

@@ -155,7 +155,8 @@ function requirementFor(e: ErrorObject, path: string[], doc: unknown): { id: str
   }
   const shared = first !== undefined ? SHARED[first] : undefined;
   if (shared) {
-    const sub = appliedSubInterface(doc) ?? (member(doc, 'account_number') !== undefined ? 'account' : 'iban');
+    const sub =
+      appliedSubInterface(doc) ?? (member(doc, 'account_number') !== undefined ? 'account' : 'iban');
     return { id: shared[sub], at: path };
   }
   const id = first !== undefined ? TOP_LEVEL[first] : undefined;

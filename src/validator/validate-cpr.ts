@@ -18,7 +18,10 @@ const REQ_STRUCTURE = 'CPR-4.3-VALIDATE-BEFORE-PROCESSING';
 
 function checkOptions(opts: ValidateCprOptions): void {
   if (opts.mode !== undefined && opts.mode !== 'payee' && opts.mode !== 'wallet') {
-    throw new CprcError('CPRC_USAGE', `validateCpr: mode must be "payee" or "wallet", not ${JSON.stringify(opts.mode)}`);
+    throw new CprcError(
+      'CPRC_USAGE',
+      `validateCpr: mode must be "payee" or "wallet", not ${JSON.stringify(opts.mode)}`,
+    );
   }
   if (opts.now !== undefined && (!(opts.now instanceof Date) || Number.isNaN(opts.now.getTime()))) {
     throw new CprcError('CPRC_USAGE', 'validateCpr: now must be a valid Date');

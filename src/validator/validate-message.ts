@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 import type { ErrorObject } from 'ajv/dist/2020.js';
+import { CprcError } from '../errors.js';
 import { getSchemaValidator, loadSchemaFiles, SCHEMA_ID_BASE } from '../schemas/registry.js';
 import type { Finding, ValidationResult } from './types.js';
 import { finding, isObject, pointer } from './util.js';
@@ -80,14 +81,38 @@ function annotatedRequirement(rootId: string, path: string[]): string | undefine
 }
 
 /**
- * Requirement of a message schema failure when the schema annotates none: the profile section
- * that fixes the message's shape (cash-pack messages: profile 4; harness messages: profile
- * 2-3; tool files: the tool's own schema).
+ * Requirement of a message schema failure when the schema annotates none at the failing
+ * member: the profile statement that fixes the message's shape.
  */
+const FALLBACK_BY_KIND: Readonly<Record<string, string>> = {
+  'cashpack/lock-request': 'PRF-4-LOCK-REQUEST-SHAPE',
+  'cashpack/cashpack': 'PRF-4-CASHPACK-SHAPE',
+  'cashpack/renewal-entry': 'PRF-4-RENEWAL-ENTRY-SHAPE',
+  'cashpack/renew-body': 'PRF-4-RENEW-BINDING',
+  'cashpack/redemption-request': 'PRF-4-REDEMPTION-REQUEST-SHAPE',
+  'cashpack/redeem-body': 'PRF-4-REDEEM-BINDING',
+  'cashpack/redemption-confirmation': 'PRF-4-REDEEM-BINDING',
+  'cashpack/status-response': 'PRF-4-STATUS-BINDING',
+  'cashpack/policy': 'PRF-4-POLICY-SHAPE',
+  'cashpack/operator-jwk': 'PRF-4-OPERATOR-JWK',
+  'cashpack/error-body': 'PRF-1-ERROR-BODY',
+  'harness/create-request': 'PRF-2-HARNESS-REQUESTS',
+  'harness/create-request-response': 'PRF-2-HARNESS-REQUESTS',
+  'harness/derive-request': 'PRF-3-DERIVE-HARNESS',
+  'harness/derive-response': 'PRF-3-PAYMENT-SHAPE',
+  'harness/derive-error': 'PRF-3-DERIVE-ERROR-CODES',
+  'harness/stdio-response': 'PRF-3-STDIO-FORM',
+  'harness/expire-or-cancel-request': 'PRF-4-HARNESS-EXPIRE-CANCEL',
+  'harness/expire-or-cancel-response': 'PRF-4-HARNESS-EXPIRE-CANCEL',
+  'cpr/payment': 'PRF-3-PAYMENT-SHAPE',
+  'cpr/derivation-context': 'CPR-2.9-CONTEXT-FROM-APPLICATION',
+};
+
+/** Fallback per schema folder when the kind has no entry in {@link FALLBACK_BY_KIND}. */
 const FALLBACK_BY_DIR: Readonly<Record<string, string>> = {
   cashpack: 'PRF-4-MESSAGE-SCHEMA',
   harness: 'PRF-3-HARNESS-MESSAGE-SCHEMA',
-  cpr: 'CPR-4.3-VALIDATE-BEFORE-PROCESSING',
+  cpr: 'CPR-2.1-FIELD-TYPES',
 };
 
 function segmentsOf(instancePath: string): string[] {
@@ -113,13 +138,13 @@ function describeError(e: ErrorObject, path: string[]): string {
 }
 
 /**
- * Validates a message against one registry schema, by its short id (`'cashpack/lock-request'`,
+ * Validates an implementer's message against one registry schema, by its short id (`'cashpack/lock-request'`,
  * `'harness/derive-request'`, `'cpr/payment'`, ...). Each ajv error becomes a finding whose
  * requirement is the `x-requirement` annotated nearest to the failing member in the schema
- * (following `$ref` and `allOf`), else the profile section fixing that message family. Never
- * throws on any `doc`; an unknown `kind` is a programming error and throws.
+ * (following `$ref` and `allOf`), else the profile statement fixing that message's shape.
+ * Never throws on any `doc`; an unknown `kind` is a programming error and throws.
  *
- * @throws CprcError `CPRC_INTERNAL` when `kind` names no schema.
+ * @throws CprcError `CPRC_USAGE` for a kind outside cpr/, cashpack/, harness/; `CPRC_INTERNAL` when `kind` names no schema.
  * @example
  * ```ts
  * const r = validateMessage('cashpack/lock-request', body);
@@ -127,12 +152,19 @@ function describeError(e: ErrorObject, path: string[]): string {
  * ```
  */
 export function validateMessage(kind: string, doc: unknown): ValidationResult {
-  const validate = getSchemaValidator(kind);
   const rootId = kind.startsWith(SCHEMA_ID_BASE)
     ? kind
     : `${SCHEMA_ID_BASE}${kind.endsWith('.schema.json') ? kind : `${kind}.schema.json`}`;
-  const dir = rootId.slice(SCHEMA_ID_BASE.length).split('/')[0] ?? '';
-  const fallback = FALLBACK_BY_DIR[dir] ?? 'CPR-4.3-VALIDATE-BEFORE-PROCESSING';
+  const short = rootId.slice(SCHEMA_ID_BASE.length).replace(/\.schema\.json$/, '');
+  const dir = short.split('/')[0] ?? '';
+  const fallback = FALLBACK_BY_KIND[short] ?? FALLBACK_BY_DIR[dir];
+  if (!fallback) {
+    throw new CprcError(
+      'CPRC_USAGE',
+      `validateMessage: "${kind}" is not an implementer message (cpr/, cashpack/ or harness/); validate tool files with getSchemaValidator`,
+    );
+  }
+  const validate = getSchemaValidator(kind);
   try {
     if (validate(doc)) return { valid: true, findings: [] };
     const findings: Finding[] = [];
@@ -147,13 +179,18 @@ export function validateMessage(kind: string, doc: unknown): ValidationResult {
       seen.add(key);
       findings.push(finding(req, pointer(at), describeError(e, path)));
     }
-    if (findings.length === 0) findings.push(finding(fallback, '', `the message does not match schema ${kind}`));
+    if (findings.length === 0)
+      findings.push(finding(fallback, '', `the message does not match schema ${kind}`));
     return { valid: false, findings };
   } catch (err) {
     return {
       valid: false,
       findings: [
-        finding(fallback, '', `the message could not be checked (${err instanceof Error ? err.message : String(err)})`),
+        finding(
+          fallback,
+          '',
+          `the message could not be checked (${err instanceof Error ? err.message : String(err)})`,
+        ),
       ],
     };
   }

@@ -35,9 +35,11 @@ import { isTransportError } from '../../src/drivers/types.js';
 import { failureState } from '../../src/runner/classify.js';
 import { type CheckOutcome, getRunContext, outcomeOf, type RunContext } from '../../src/runner/context.js';
 import type { WalletChannel } from '../../src/runner/types.js';
+import { type MockPayee, startMockPayee } from './mock-payee.js';
 
 export type * from '../../src/drivers/types.js';
 export type { RunContext } from '../../src/runner/context.js';
+export type { MockPayee, Offer, OfferOptions } from './mock-payee.js';
 
 /**
  * The run context: configuration (with secrets: never print it), drivers, seed, runs, grep,
@@ -76,6 +78,20 @@ export function skip(reason: string): never {
 
 /** Outcome record of the check currently running (checks run one at a time). */
 let active: CheckOutcome | undefined;
+/** Cleanups registered by the running check, run when it ends (last first). */
+let cleanups: Array<() => unknown> = [];
+
+/**
+ * Registers `fn` to run when the current check ends, whatever its result (e.g. stop a server).
+ * @example
+ * ```ts
+ * const server = await startSomething();
+ * onCheckEnd(() => server.close());
+ * ```
+ */
+export function onCheckEnd(fn: () => unknown): void {
+  cleanups.push(fn);
+}
 /** Channel of the {@link forEachWalletChannel} block being defined. */
 let definingChannel: WalletChannel | undefined;
 
@@ -88,7 +104,12 @@ export interface CheckOptions {
 function isAssertion(err: unknown): boolean {
   if (err instanceof AssertionError) return true;
   if (err instanceof Error) {
-    return err.name === 'AssertionError' || (err as { code?: unknown }).code === 'ERR_ASSERTION';
+    return (
+      err.name === 'AssertionError' ||
+      (err as { code?: unknown }).code === 'ERR_ASSERTION' ||
+      // fc.assert used directly (prefer assertProperty, which also records the counterexample)
+      /^Property failed after \d+ tests?/.test(err.message)
+    );
   }
   return false;
 }
@@ -148,6 +169,15 @@ export function check(
       throw err;
     } finally {
       active = undefined;
+      const pending = cleanups.reverse();
+      cleanups = [];
+      for (const c of pending) {
+        try {
+          await c();
+        } catch {
+          // a failing cleanup must not change the check's result
+        }
+      }
     }
   });
   if (options.timeoutMs !== undefined) test.timeout(options.timeoutMs);
@@ -201,6 +231,28 @@ export function operator(): OperatorDriver {
     getRunContext().drivers.operator ??
     skip('no operator is configured (the "operator" section of the config)')
   );
+}
+
+/**
+ * A mock payee for this check (stopped when the check ends), serving CPRs over HTTPS with a
+ * certificate signed by the suite CA the wallet trusts (profile section 3). Skips the check when
+ * the config names no suite CA (`tls.suite_ca_cert_file`, `tls.suite_ca_key_file`).
+ * @example
+ * ```ts
+ * const mock = await mockPayee();
+ * const { uri, token } = mock.offer(validCpr);
+ * expectOk(await wallet.derive({ uri, context }), 'derivation from a reference URI');
+ * assertThat(mock.retrievals(token) === 1, 'the wallet retrieved the CPR once');
+ * ```
+ */
+export async function mockPayee(): Promise<MockPayee> {
+  const mock =
+    (await startMockPayee()) ??
+    skip(
+      'no suite CA is configured (tls.suite_ca_cert_file and tls.suite_ca_key_file): a mock payee is needed',
+    );
+  onCheckEnd(() => mock.close());
+  return mock;
 }
 
 /**

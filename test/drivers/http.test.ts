@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../src/drivers/http.js';
 import { createHttpOperator } from '../../src/drivers/http-operator.js';
 import { createHttpPayee, resolveRetrieval } from '../../src/drivers/http-payee.js';
+import { createHttpWallet } from '../../src/drivers/http-wallet.js';
 import { MAX_RECORDED_BODY_BYTES, Recorder, secretsOf } from '../../src/drivers/recorder.js';
 import { DriverTransportError, type RunConfig } from '../../src/drivers/types.js';
 import { createCertificateAuthority } from '../../src/reference/tls.js';
@@ -191,5 +192,72 @@ describe('HttpClient and the default HTTP drivers', () => {
     expect(raw).toMatchObject({ ok: false, status: 400, error: { code: 'INVALID_REQUEST' } });
     expect(op.harness).toBeUndefined();
     await http.close();
+  });
+});
+
+describe('redaction keeps evidence exact', () => {
+  it('leaves a body without secret members byte for byte (number literals, spacing)', () => {
+    const recorder = new Recorder(['s3cret-value']);
+    const body = '{ "amount": 12345678901234567890, "note":"s3cret-value" }';
+    const e = recorder.record({ kind: 'http', response_body: body, duration_ms: 0 });
+    expect(e.response_body).toBe('{ "amount": 12345678901234567890, "note":"[redacted]" }');
+    const jwk = recorder.record({
+      kind: 'http',
+      request_body: '{"jwk":{"kty":"OKP","d":"abcd"}}',
+      duration_ms: 0,
+    });
+    expect(jwk.request_body).toBe('{"jwk":{"kty":"OKP","d":"[redacted]"}}');
+  });
+});
+
+describe('payee plain-HTTP probe and wallet HTTP driver', () => {
+  it('retrievePlainHttp reports nothing answering as answered: false, and a served body as answered: true', async () => {
+    const { ca } = await loopbackPki();
+    const plain = await startServer((_req, _body, res) => json(res, 200, { cpr_version: 'CPR-1.0' }), true);
+    const dead = createNetServer();
+    await new Promise<void>((r) => dead.listen(0, '127.0.0.1', r));
+    const deadUrl = `http://127.0.0.1:${(dead.address() as AddressInfo).port}`;
+    await new Promise<void>((r) => dead.close(() => r()));
+    const http = new HttpClient({ ca: ca.certPem, timeoutMs: 2000 });
+    try {
+      const served = createHttpPayee({ base_url: 'https://127.0.0.1:1', plain_http_url: plain.url }, http);
+      expect(await served.retrievePlainHttp?.('tok')).toMatchObject({
+        answered: true,
+        status: 200,
+        servedJson: { cpr_version: 'CPR-1.0' },
+      });
+      const refused = createHttpPayee({ base_url: 'https://127.0.0.1:1', plain_http_url: deadUrl }, http);
+      const r = await refused.retrievePlainHttp?.('tok');
+      expect(r).toMatchObject({ answered: false });
+      if (r && !r.answered) expect(r.reason).toMatch(/connection refused/);
+    } finally {
+      await http.close();
+      await plain.close();
+    }
+  });
+
+  it('the HTTP wallet driver reads {payment} and {error} answers and flags any other shape', async () => {
+    const { ca } = await loopbackPki();
+    let answer: { status: number; body: unknown } = { status: 200, body: {} };
+    const server = await startServer((_req, _body, res) => json(res, answer.status, answer.body));
+    const http = new HttpClient({ ca: ca.certPem });
+    try {
+      const wallet = createHttpWallet(`${server.url}/harness`, http);
+      const input = { cpr: {}, context: { payer: {}, rail: {}, authorization: {} } };
+      answer = { status: 200, body: { payment: { id: 'p1' } } };
+      expect(await wallet.derive(input)).toEqual({ ok: true, payment: { id: 'p1' }, status: 200 });
+      answer = { status: 422, body: { error: { code: 'EXPIRED', message: 'too late' } } };
+      expect(await wallet.derive(input)).toMatchObject({
+        ok: false,
+        error: { code: 'EXPIRED', message: 'too late', status: 422 },
+      });
+      answer = { status: 200, body: { result: 'ok' } };
+      const odd = await wallet.derive(input);
+      expect(odd.ok).toBe(false);
+      if (!odd.ok) expect(odd.error.message).toMatch(/neither a "payment" nor an "error"/);
+    } finally {
+      await http.close();
+      await server.close();
+    }
   });
 });

@@ -71,6 +71,20 @@ describe('stdio wallet driver', () => {
     await w.close?.();
   });
 
+  it('refuses an answer line above limits.max_response_bytes, naming the cap', async () => {
+    const w = createStdioWallet({
+      command: [process.execPath, SCRIPT, 'huge'],
+      timeoutMs: 5000,
+      maxLineBytes: 4096,
+    });
+    const err = await w.derive({ cpr: {}, context }).catch((e: unknown) => e);
+    expect((err as DriverTransportError).code).toBe('CPRC_RESPONSE_TOO_LARGE');
+    expect((err as Error).message).toMatch(
+      /larger than the cap of 4096 bytes \(limits\.max_response_bytes\)/,
+    );
+    await w.close?.();
+  });
+
   it('names a command that cannot be started', async () => {
     const w = createStdioWallet({
       command: ['/nonexistent/wallet-binary'],

@@ -147,6 +147,38 @@ describe('cprc run against live and dead targets', () => {
     expect(ko.code).toBe(1);
   });
 
+  it('--grep matching no check exits 2 (a vacuous pass would hide a typo); --bail stops at the first failure', async () => {
+    const bad = await startPayee({ serveTwice: true });
+    servers.push(bad);
+    const { configPath, dir } = await writeConfig({
+      payee: { base_url: bad.url, harness_url: `${bad.url}/harness` },
+    });
+    const none = await cprcRun([
+      '--config',
+      configPath,
+      '--reports',
+      join(dir, 'r1'),
+      '--grep',
+      'NO-SUCH-ID',
+    ]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/no check ran .*--grep "NO-SUCH-ID"/);
+    const bail = await cprcRun(['--config', configPath, '--reports', join(dir, 'r2'), '--bail']);
+    expect(bail.code).toBe(1);
+    const events = readFileSync(join(dir, 'r2', '.raw', 'events.ndjson'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(events.filter((l) => l.includes('"type":"test"'))).toHaveLength(1);
+    expect(bail.stdout).toContain('✗ [CPR-5-TOKEN-REUSE-ERROR]');
+  });
+
+  it('a wallet command that does not exist exits 2 naming it', async () => {
+    const { configPath } = await writeConfig({ wallet: { command: ['./no-such-wallet', '--stdio'] } });
+    const r = await cprcRun(['--config', configPath]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/"wallet\.command": program ".*no-such-wallet" not found/);
+  });
+
   it('SIGINT mid-run stops the run and still writes the reports, marked incomplete', async () => {
     let cli: ChildProcess | undefined;
     // requests 1-2: preflight; 3-5: the first check (POST, GET, GET); 6: the second check hangs

@@ -10,7 +10,7 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createHttpsServer, get as httpsGet } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -134,12 +134,39 @@ export async function startPayee(faults: PayeeFaults = {}): Promise<Started & { 
   };
 }
 
-/** A fixture wallet harness: rejects expired CPRs with EXPIRED unless `acceptExpired`. */
+/** GET `url` trusting `ca`; resolves status and parsed body. */
+function fetchTrusted(url: string, ca: string): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    httpsGet(url, { ca }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }),
+      );
+    }).on('error', reject);
+  });
+}
+
+/**
+ * A fixture wallet harness: rejects expired CPRs with EXPIRED unless `acceptExpired`; resolves a
+ * reference URI by retrieving the CPR (trusting the fixture CA, which tests also name as suite CA).
+ */
 export async function startWallet(faults: { acceptExpired?: boolean } = {}): Promise<Started> {
-  return startServer((req, body, res) => {
-    if (req.method !== 'POST' || req.url !== '/harness/derive')
+  const { ca } = await loopbackPki();
+  return startServer(async (req, body, res) => {
+    if (req.method !== 'POST' || req.url !== '/harness/derive') {
       return json(res, 404, { error: { code: 'X', message: 'no route' } });
-    const input = JSON.parse(body) as { cpr?: { expires_at?: string; request_id?: string } };
+    }
+    const input = JSON.parse(body) as { uri?: string; cpr?: { expires_at?: string } };
+    if (input.uri) {
+      const m = /^cpr:\/\/([^?]+)\?endpoint=(.*)$/.exec(input.uri);
+      const got = m
+        ? await fetchTrusted(`${decodeURIComponent(m[2] ?? '')}/cpr/${m[1]}`, ca.certPem)
+        : undefined;
+      if (got?.status !== 200)
+        return json(res, 422, { error: { code: 'TOKEN_REJECTED', message: 'no CPR' } });
+      input.cpr = got.body as { expires_at?: string };
+    }
     if (!faults.acceptExpired && Date.parse(input.cpr?.expires_at ?? '') < Date.now()) {
       return json(res, 422, { error: { code: 'EXPIRED', message: 'the request expired' } });
     }
@@ -201,14 +228,22 @@ export function operatorSection(url: string): Record<string, unknown> {
   };
 }
 
-/** Writes `ca.pem` and `run.json` (with `config`) into a fresh temp folder; returns the config path. */
+/**
+ * Writes `ca.pem` and `run.json` (with `config`) into a fresh temp folder; returns the config path.
+ * With `suiteCa`, the fixture CA is also the suite CA (the fixture wallet trusts it).
+ */
 export async function writeConfig(
   config: Record<string, unknown>,
+  options: { suiteCa?: boolean } = {},
 ): Promise<{ dir: string; configPath: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'cprc-run-'));
   const { ca } = await loopbackPki();
   writeFileSync(join(dir, 'ca.pem'), ca.certPem);
+  writeFileSync(join(dir, 'ca.key'), ca.keyPem);
+  const tls = options.suiteCa
+    ? { ca_file: 'ca.pem', suite_ca_cert_file: 'ca.pem', suite_ca_key_file: 'ca.key' }
+    : { ca_file: 'ca.pem' };
   const configPath = join(dir, 'run.json');
-  writeFileSync(configPath, JSON.stringify({ tls: { ca_file: 'ca.pem' }, ...config }, null, 2));
+  writeFileSync(configPath, JSON.stringify({ tls, ...config }, null, 2));
   return { dir, configPath };
 }

@@ -143,13 +143,14 @@ describe('classification of results', () => {
     expect(tests(r.events).map((t) => t.requirements)).toEqual([['PRF-2-TOKEN-CONSUMED-410']]);
   });
 
-  it('runs wallet checks through each channel, labelled by channel', async () => {
+  it('runs wallet checks through each channel, labelled by channel; a mock payee serves reference URIs', async () => {
     const wallet = await startWallet();
     servers.push(wallet);
     const script = join(import.meta.dirname, '..', 'drivers', 'fixtures', 'stdio-wallet.mjs');
-    const { configPath } = await writeConfig({
-      wallet: { harness_url: `${wallet.url}/harness`, command: [process.execPath, script, 'accept'] },
-    });
+    const { configPath } = await writeConfig(
+      { wallet: { harness_url: `${wallet.url}/harness`, command: [process.execPath, script, 'accept'] } },
+      { suiteCa: true },
+    );
     const lines: string[] = [];
     const r = await runSuites({
       configPath,
@@ -157,16 +158,41 @@ describe('classification of results', () => {
       suitesRoot: SMOKE,
       onProgress: (l) => lines.push(l),
     });
-    const results = tests(r.events).map((t) => [t.channel, t.state]);
+    const results = tests(r.events).map((t) => [t.channel, t.requirements[0], t.state]);
     expect(results).toEqual([
-      ['http', 'passed'],
-      ['stdio', 'failed'],
+      ['http', 'CPR-7-EXPIRED-REJECTED', 'passed'],
+      ['http', 'CPR-4.3-WALLET-RESOLVES-URI', 'passed'],
+      // the stdio fixture in "accept" mode pays an expired request and never fetches a URI
+      ['stdio', 'CPR-7-EXPIRED-REJECTED', 'failed'],
+      ['stdio', 'CPR-4.3-WALLET-RESOLVES-URI', 'failed'],
     ]);
-    expect(tests(r.events)[1]?.exchanges[0]?.kind).toBe('stdio');
+    const resolved = tests(r.events)[1];
+    // the mock payee's exchange completes (and is recorded) inside the derive exchange
+    expect(resolved?.exchanges.map((e) => e.url)).toEqual([
+      expect.stringMatching(/^mock-payee \/cpr\/[0-9a-f]{32}$/),
+      `${wallet.url}/harness/derive`,
+    ]);
+    expect(tests(r.events)[3]?.message).toMatch(/retrieved the CPR 0 times/);
+    expect(tests(r.events)[2]?.exchanges[0]?.kind).toBe('stdio');
     expect(lines.some((l) => l.startsWith('  ✗ [CPR-7-EXPIRED-REJECTED]') && l.includes('(stdio)'))).toBe(
       true,
     );
     expect(r.exitCode).toBe(1);
+  });
+
+  it('skips checks needing a mock payee when no suite CA is configured', async () => {
+    const wallet = await startWallet();
+    servers.push(wallet);
+    const { configPath } = await writeConfig({ wallet: { harness_url: `${wallet.url}/harness` } });
+    const r = await runSuites({
+      configPath,
+      reportsDir: mkdtempSync(join(tmpdir(), 'cprc-reports-')),
+      suitesRoot: SMOKE,
+    });
+    const t = byId(r.events, 'CPR-4.3-WALLET-RESOLVES-URI');
+    expect(t.state).toBe('skipped');
+    expect(t.skip_reason).toMatch(/suite_ca_cert_file/);
+    expect(r.exitCode).toBe(0);
   });
 
   it('records seed, path and counterexample of a failed property; secrets stay out of every report', async () => {

@@ -13,7 +13,10 @@ describe('generated valid CPRs (fast-check)', () => {
         fc.property(cprArbitrary({ rail, now: NOW }), (cpr) => {
           for (const mode of ['payee', 'wallet'] as const) {
             const r = validateCpr(cpr, { mode, now: NOW });
-            expect(r.findings.filter((f) => f.severity === 'error'), JSON.stringify(cpr)).toEqual([]);
+            expect(
+              r.findings.filter((f) => f.severity === 'error'),
+              JSON.stringify(cpr),
+            ).toEqual([]);
             expect(r.valid).toBe(true);
           }
         }),

@@ -1,7 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { getSchemaValidator } from '../../src/schemas/registry.js';
 import { cprArbitrary } from '../../src/testing/arbitraries.js';
-import { validateCpr, validateMessage } from '../../src/validator/index.js';
+import { validateCpr } from '../../src/validator/index.js';
+
+const findingSchema = getSchemaValidator('tool/finding');
 
 const NOW = new Date('2026-06-01T12:00:00Z');
 const FINDING_KEYS = ['level', 'message', 'path', 'requirement', 'severity'];
@@ -13,20 +16,29 @@ function wellFormed(r: ReturnType<typeof validateCpr>): void {
     expect(Object.keys(f).sort()).toEqual(FINDING_KEYS);
     expect(f.requirement).toMatch(/^(CPR|CP|PRF)-/);
     expect(f.path === '' || f.path.startsWith('/')).toBe(true);
-    expect(validateMessage('tool/finding', f)).toEqual({ valid: true, findings: [] });
+    expect(findingSchema(f), JSON.stringify(findingSchema.errors)).toBe(true);
   }
 }
 
 describe('the validator never throws', () => {
   it('validateCpr returns a well-formed result for fc.anything() in both modes', () => {
     fc.assert(
-      fc.property(fc.anything({ withBigInt: true, withDate: true, withMap: true, withTypedArray: true, withNullPrototype: true }), (x) => {
-        for (const mode of ['payee', 'wallet'] as const) {
-          const r = validateCpr(x, { mode, now: NOW });
-          wellFormed(r);
-          if (typeof x !== 'object' || x === null || Array.isArray(x)) expect(r.valid).toBe(false);
-        }
-      }),
+      fc.property(
+        fc.anything({
+          withBigInt: true,
+          withDate: true,
+          withMap: true,
+          withTypedArray: true,
+          withNullPrototype: true,
+        }),
+        (x) => {
+          for (const mode of ['payee', 'wallet'] as const) {
+            const r = validateCpr(x, { mode, now: NOW });
+            wellFormed(r);
+            if (typeof x !== 'object' || x === null || Array.isArray(x)) expect(r.valid).toBe(false);
+          }
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -64,7 +76,9 @@ describe('the validator never throws', () => {
   });
 
   it('invalid options are a usage error naming the option', () => {
-    expect(() => validateCpr({}, { mode: 'merchant' as 'payee' })).toThrow(/mode must be "payee" or "wallet"/);
+    expect(() => validateCpr({}, { mode: 'merchant' as 'payee' })).toThrow(
+      /mode must be "payee" or "wallet"/,
+    );
     expect(() => validateCpr({}, { now: new Date('nope') })).toThrow(/now must be a valid Date/);
   });
 });

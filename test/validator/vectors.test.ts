@@ -9,15 +9,25 @@ const onchain = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures', 'o
 const sepa = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures', 'sepa-ct-ok.json'), 'utf8'));
 
 function withAddress(address: string): unknown {
-  return { ...onchain, receiver_address: address, payee: { rail_address: { ...onchain.payee.rail_address, receiver_address: address } } };
+  return {
+    ...onchain,
+    receiver_address: address,
+    payee: { rail_address: { ...onchain.payee.rail_address, receiver_address: address } },
+  };
 }
 function withIban(iban: string): unknown {
   return { ...sepa, iban, payee: { ...sepa.payee, rail_address: { iban } } };
 }
 
 // EIP-55 "Test Cases" (https://eips.ethereum.org/EIPS/eip-55).
-const EIP55_ALL_CAPS = ['0x52908400098527886E0F7030069857D2E4169EE7', '0x8617E340B3D01FA5F11F306F4090FD50E238070D'];
-const EIP55_ALL_LOWER = ['0xde709f2102306220921060314715629080e2fb77', '0x27b1fdb04752bbc536007a920d24acb045561c26'];
+const EIP55_ALL_CAPS = [
+  '0x52908400098527886E0F7030069857D2E4169EE7',
+  '0x8617E340B3D01FA5F11F306F4090FD50E238070D',
+];
+const EIP55_ALL_LOWER = [
+  '0xde709f2102306220921060314715629080e2fb77',
+  '0x27b1fdb04752bbc536007a920d24acb045561c26',
+];
 const EIP55_NORMAL = [
   '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
   '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
@@ -33,18 +43,27 @@ describe('EIP-55 test vectors (CPR-2.5-RECEIVER-ADDRESS)', () => {
     const r = validateCpr(withAddress(a), { mode: 'payee', now: NOW });
     expect(r.findings).toEqual([]);
   });
-  it.each([...EIP55_ALL_CAPS, ...EIP55_ALL_LOWER])('the single-case EIP example %s is valid with a checksum warning', (a) => {
-    const r = validateCpr(withAddress(a), { mode: 'payee', now: NOW });
-    expect(r.valid).toBe(true);
-    expect(r.findings.map((f) => [f.requirement, f.severity])).toContainEqual(['CPR-2.5-RECEIVER-ADDRESS', 'warning']);
-  });
+  it.each([...EIP55_ALL_CAPS, ...EIP55_ALL_LOWER])(
+    'the single-case EIP example %s is valid with a checksum warning',
+    (a) => {
+      const r = validateCpr(withAddress(a), { mode: 'payee', now: NOW });
+      expect(r.valid).toBe(true);
+      expect(r.findings.map((f) => [f.requirement, f.severity])).toContainEqual([
+        'CPR-2.5-RECEIVER-ADDRESS',
+        'warning',
+      ]);
+    },
+  );
   it.each(EIP55_NORMAL)('the EIP example %s with one letter case flipped is an error', (a) => {
     const i = a.search(/[a-fA-F]/u);
     const c = a[i] as string;
-    const flipped = a.slice(0, i) + (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()) + a.slice(i + 1);
+    const flipped =
+      a.slice(0, i) + (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()) + a.slice(i + 1);
     const r = validateCpr(withAddress(flipped), { mode: 'wallet', now: NOW });
     expect(r.valid).toBe(false);
-    expect(r.findings.filter((f) => f.severity === 'error').map((f) => f.requirement)).toContain('CPR-2.5-RECEIVER-ADDRESS');
+    expect(r.findings.filter((f) => f.severity === 'error').map((f) => f.requirement)).toContain(
+      'CPR-2.5-RECEIVER-ADDRESS',
+    );
   });
 });
 
@@ -56,7 +75,9 @@ describe('IBAN registry examples (CPR-2.6-IBAN-VALID)', () => {
   it.each(REGISTRY_IBANS)('%s with altered check digits is rejected', (iban) => {
     const check = iban.slice(2, 4) === '99' ? '98' : String(Number(iban.slice(2, 4)) + 1).padStart(2, '0');
     const r = validateCpr(withIban(iban.slice(0, 2) + check + iban.slice(4)), { mode: 'payee', now: NOW });
-    expect(r.findings.filter((f) => f.severity === 'error').map((f) => f.requirement)).toContain('CPR-2.6-IBAN-VALID');
+    expect(r.findings.filter((f) => f.severity === 'error').map((f) => f.requirement)).toContain(
+      'CPR-2.6-IBAN-VALID',
+    );
   });
   it.each(REGISTRY_IBANS)('%s with a digit dropped (wrong country length) is rejected', (iban) => {
     const r = validateCpr(withIban(iban.slice(0, -1)), { mode: 'payee', now: NOW });

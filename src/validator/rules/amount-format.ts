@@ -30,7 +30,9 @@ export const amountFormat: Rule = {
     const where = '/value/amount';
     if (typeof amount === 'number') {
       if (!Number.isInteger(amount) || amount < 0) {
-        return [finding(REQ_UNIT, where, `value.amount ${amount} is not a whole number of the smallest unit`)];
+        return [
+          finding(REQ_UNIT, where, `value.amount ${amount} is not a whole number of the smallest unit`),
+        ];
       }
       if (mode === 'wallet' && Number.isSafeInteger(amount) && amount >= 1) {
         return [
@@ -57,7 +59,11 @@ export const amountFormat: Rule = {
     }
     if (/^\s*[+-]?\d*[.,]\d*\s*$/.test(amount) && /\d/.test(amount)) {
       return [
-        finding(REQ_UNIT, where, `value.amount ${describe(amount)} has a fraction; give it in the smallest unit`),
+        finding(
+          REQ_UNIT,
+          where,
+          `value.amount ${describe(amount)} has a fraction; give it in the smallest unit`,
+        ),
       ];
     }
     if (/^\s*-\s*\d+\s*$/.test(amount)) {
@@ -65,7 +71,11 @@ export const amountFormat: Rule = {
     }
     if (!/^\d+$/.test(amount)) {
       return [
-        finding(REQ_FORMAT, where, `value.amount ${describe(amount)} must hold base-10 digits only (no sign or spaces)`),
+        finding(
+          REQ_FORMAT,
+          where,
+          `value.amount ${describe(amount)} must hold base-10 digits only (no sign or spaces)`,
+        ),
       ];
     }
     if (amount.length > 1 && amount.startsWith('0')) {

@@ -16,6 +16,8 @@ export const createdBeforeExpires: Rule = {
     const c = parseRfc3339(created);
     const e = parseRfc3339(expires);
     if (!c || !e || c.epochMs < e.epochMs) return [];
-    return [finding(REQ, '/expires_at', `expires_at (${expires}) must be later than created_at (${created})`)];
+    return [
+      finding(REQ, '/expires_at', `expires_at (${expires}) must be later than created_at (${created})`),
+    ];
   },
 };

@@ -77,7 +77,9 @@ export const evmAddressChecksum: Rule = {
       }
       const expected = toChecksumAddress(value);
       if (value !== expected) {
-        out.push(finding(req, where, `${name} fails its EIP-55 checksum (expected ${expected}); check for a typo`));
+        out.push(
+          finding(req, where, `${name} fails its EIP-55 checksum (expected ${expected}); check for a typo`),
+        );
       }
     }
     return out;

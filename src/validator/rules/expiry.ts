@@ -23,7 +23,13 @@ export const expiry: Rule = {
     if (!e || e.epochMs > nowMs) return [];
     const now = new Date(nowMs).toISOString();
     return mode === 'wallet'
-      ? [finding(REQ_WALLET, '/expires_at', `the request expired at ${expires} (now ${now}); it must be rejected`)]
+      ? [
+          finding(
+            REQ_WALLET,
+            '/expires_at',
+            `the request expired at ${expires} (now ${now}); it must be rejected`,
+          ),
+        ]
       : [finding(REQ_PAYEE, '/expires_at', `expires_at ${expires} is not in the future (now ${now})`)];
   },
 };

@@ -35,12 +35,16 @@ export const ibanValid: Rule = {
       if (typeof value !== 'string') continue;
       const where = pointer(path);
       if (/\s/.test(value) || value !== value.toUpperCase()) {
-        out.push(finding(REQ, where, `${path.join('.')} must be in electronic format (upper case, no spaces)`));
+        out.push(
+          finding(REQ, where, `${path.join('.')} must be in electronic format (upper case, no spaces)`),
+        );
         continue;
       }
       const result = validateIBAN(value);
       if (!result.valid) {
-        const why = result.errorCodes.map((c) => MESSAGES[c] ?? `is invalid (ibantools code ${c})`).join(', ');
+        const why = result.errorCodes
+          .map((c) => MESSAGES[c] ?? `is invalid (ibantools code ${c})`)
+          .join(', ');
         out.push(finding(REQ, where, `${path.join('.')} ${why}`));
       }
     }

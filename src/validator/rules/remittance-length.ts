@@ -20,7 +20,8 @@ export const remittanceLength: Rule = {
     const info = member(doc, 'remittance_info');
     if (info === undefined) return [];
     const req = appliedSubInterface(doc) === 'account' ? REQ_ACCOUNT : REQ_IBAN;
-    if (typeof info !== 'string') return [finding(req, '/remittance_info', 'remittance_info must be a string')];
+    if (typeof info !== 'string')
+      return [finding(req, '/remittance_info', 'remittance_info must be a string')];
     const n = codePointLength(info);
     return n > MAX
       ? [finding(req, '/remittance_info', `remittance_info has ${n} code points; at most ${MAX} are allowed`)]

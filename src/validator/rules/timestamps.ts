@@ -25,7 +25,9 @@ export const timestamps: Rule = {
       if (value === undefined) continue; // a missing member is the schema's finding
       const where = `/${name}`;
       if (typeof value !== 'string') {
-        out.push(finding(REQ_UTC, where, `${name} must be an RFC 3339 date-time string, not ${describe(value)}`));
+        out.push(
+          finding(REQ_UTC, where, `${name} must be an RFC 3339 date-time string, not ${describe(value)}`),
+        );
         continue;
       }
       const t = parseRfc3339(value);

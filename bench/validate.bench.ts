@@ -1,0 +1,138 @@
+/**
+ * `npm run bench`: throughput of the reference validator.
+ *
+ * 1. Documents per second on a fixed-seed corpus of valid and single-defect invalid CPRs, for
+ *    `JSON.parse` alone, parse + ajv schema only (allErrors on and off), and parse + `validateCpr`
+ *    (schema + rules), printed with ratios to `JSON.parse`.
+ * 2. Cold start of `cprc validate <file>` (spawned, median of several runs), beside a bare `node`.
+ * 3. `cprc validate --ndjson` throughput on a 100k-line file.
+ *
+ * @packageDocumentation
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import fc from 'fast-check';
+import { packageRoot } from '../src/paths.js';
+import { getSchemaValidator } from '../src/schemas/registry.js';
+import { cprArbitrary, type JsonObject } from '../src/testing/arbitraries.js';
+import { CPR_MUTATIONS } from '../src/testing/mutations.js';
+import { validateCpr } from '../src/validator/index.js';
+
+const SEED = 20260601;
+const NOW = new Date('2026-06-01T12:00:00Z');
+const CORPUS_SIZE = 4000;
+const NDJSON_LINES = 100_000;
+const COLD_RUNS = 7;
+const MIN_MEASURE_MS = 1500;
+
+/** Fixed-seed corpus: half valid CPRs of every rail, half with one defect each. */
+function corpus(): string[] {
+  const docs = fc.sample(cprArbitrary({ now: NOW }), { seed: SEED, numRuns: CORPUS_SIZE });
+  return docs.map((doc, i) => {
+    if (i % 2 === 0) return JSON.stringify(doc);
+    for (let k = 0; k < CPR_MUTATIONS.length; k++) {
+      const m = CPR_MUTATIONS[(i + k) % CPR_MUTATIONS.length];
+      if (m?.applies(doc)) return JSON.stringify(m.apply(doc, NOW));
+    }
+    return JSON.stringify(doc);
+  });
+}
+
+/** Runs `pass` over the corpus until at least MIN_MEASURE_MS elapsed; documents per second. */
+function rate(texts: readonly string[], pass: (text: string) => unknown): number {
+  for (let i = 0; i < Math.min(500, texts.length); i++) pass(texts[i] as string); // warm-up
+  let n = 0;
+  const start = performance.now();
+  let elapsed = 0;
+  do {
+    for (const t of texts) pass(t);
+    n += texts.length;
+    elapsed = performance.now() - start;
+  } while (elapsed < MIN_MEASURE_MS);
+  return (n / elapsed) * 1000;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] as number;
+}
+
+function fmt(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+function uuidOf(i: number): string {
+  const h = i.toString(16).padStart(12, '0');
+  return `00000000-0000-4000-8000-${h}`;
+}
+
+function main(): void {
+  const texts = corpus();
+  const invalidCount = texts.filter((t) => !validateCpr(JSON.parse(t), { now: NOW }).valid).length;
+  const walletAll = getSchemaValidator('cpr/cpr-wallet');
+  const walletFirst = getSchemaValidator('cpr/cpr-wallet', { allErrors: false });
+
+  const rows: [string, number][] = [
+    ['JSON.parse alone', rate(texts, (t) => JSON.parse(t))],
+    ['parse + ajv schema (allErrors: true, precompiled)', rate(texts, (t) => walletAll(JSON.parse(t)))],
+    ['parse + ajv schema (allErrors: false)', rate(texts, (t) => walletFirst(JSON.parse(t)))],
+    [
+      'parse + validateCpr wallet (schema + rules)',
+      rate(texts, (t) => validateCpr(JSON.parse(t), { now: NOW })),
+    ],
+    [
+      'parse + validateCpr payee (schema + rules)',
+      rate(texts, (t) => validateCpr(JSON.parse(t), { mode: 'payee', now: NOW })),
+    ],
+  ];
+  const base = rows[0]?.[1] ?? 1;
+  const out: string[] = [];
+  out.push(`corpus: ${texts.length} CPRs (seed ${SEED}), ${invalidCount} invalid, node ${process.version}`);
+  out.push('');
+  out.push('throughput                                          docs/s    vs JSON.parse');
+  for (const [name, r] of rows)
+    out.push(`${name.padEnd(50)} ${fmt(r).padStart(10)}    ${(r / base).toFixed(3)}x`);
+
+  const root = packageRoot();
+  const bin = join(root, 'bin', 'cprc.js');
+  const tmp = mkdtempSync(join(tmpdir(), 'cprc-bench-'));
+  try {
+    const one = join(tmp, 'one.json');
+    writeFileSync(one, texts[0] as string);
+    const time = (args: string[]): number => {
+      const t0 = performance.now();
+      const r = spawnSync(process.execPath, args, { stdio: 'ignore' });
+      if (r.status === null || r.status > 1) throw new Error(`bench: ${args.join(' ')} exited ${r.status}`);
+      return performance.now() - t0;
+    };
+    const bare = median(Array.from({ length: COLD_RUNS }, () => time(['-e', ''])));
+    const cold = median(
+      Array.from({ length: COLD_RUNS }, () => time([bin, 'validate', one, '--now', NOW.toISOString()])),
+    );
+    out.push('');
+    out.push(
+      `cold start: cprc validate <file>  median ${cold.toFixed(0)} ms of ${COLD_RUNS} runs (bare node: ${bare.toFixed(0)} ms)`,
+    );
+
+    const ndjson = join(tmp, 'big.ndjson');
+    const lines: string[] = [];
+    for (let i = 0; i < NDJSON_LINES; i++) {
+      const doc = JSON.parse(texts[i % texts.length] as string) as JsonObject;
+      if (typeof doc.request_id === 'string') doc.request_id = uuidOf(i);
+      lines.push(JSON.stringify(doc));
+    }
+    writeFileSync(ndjson, `${lines.join('\n')}\n`);
+    const ms = time([bin, 'validate', '--ndjson', ndjson, '--now', NOW.toISOString()]);
+    out.push(
+      `ndjson: ${fmt(NDJSON_LINES)} lines in ${(ms / 1000).toFixed(2)} s = ${fmt((NDJSON_LINES / ms) * 1000)} docs/s (output of invalid lines discarded)`,
+    );
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+main();
