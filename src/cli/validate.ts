@@ -12,10 +12,8 @@ import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { type Command, Option } from 'commander';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import { requirementById } from '../catalog/index.js';
-import { readQrPng } from '../codec/qr.js';
-import { decodeCprUri } from '../codec/uri.js';
 import { CprcError } from '../errors.js';
 import { parseRfc3339 } from '../validator/rfc3339.js';
 import type { Finding, ValidationMode, ValidationResult } from '../validator/types.js';
@@ -117,6 +115,8 @@ async function readCapped(
  * the error code of the body.
  */
 async function retrieve(url: string, settings: Settings): Promise<Uint8Array> {
+  // undici is loaded only when a reference uri is retrieved (cold start of the common case).
+  const { Agent, request } = await import('undici');
   let dispatcher: Agent | undefined;
   try {
     if (settings.ca !== undefined) {
@@ -183,6 +183,7 @@ async function retrieve(url: string, settings: Settings): Promise<Uint8Array> {
 
 /** Turns a `cpr://` URI into a document (inline: decoded; reference: retrieved). */
 async function loadUri(uri: string, settings: Settings, source: string): Promise<Loaded> {
+  const { decodeCprUri } = await import('../codec/uri.js');
   const decoded = decodeCprUri(uri);
   if (!decoded.ok) return { findings: decoded.findings, source };
   const findings = [...decoded.findings];
@@ -219,6 +220,7 @@ async function loadInput(input: string, settings: Settings): Promise<Loaded> {
     }
   }
   if (bytes.subarray(0, 8).toString('hex') === '89504e470d0a1a0a') {
+    const { readQrPng } = await import('../codec/qr.js'); // pngjs and jsQR only for images
     const qr = readQrPng(bytes);
     if (!qr.ok) {
       const why = qr.findings.map((f) => f.message).join('; ');

@@ -110,7 +110,30 @@ export function stdioAnswer(result: DerivationResult): { payment: unknown } | { 
  * ```
  */
 export async function startReferenceWallet(options: ReferenceWalletOptions): Promise<ReferenceWallet> {
-  const core = createWalletCore(options);
+  return startWalletHarness(createWalletCore(options), options);
+}
+
+/** Options of {@link startWalletHarness}. */
+export interface WalletHarnessOptions {
+  /** The server's certificate and key. */
+  tls: ServerCertificate;
+  /** Port to listen on, on 127.0.0.1 (default 0: any free port). */
+  port?: number;
+}
+
+/**
+ * Serves any {@link WalletCore} through the HTTPS form of the wallet harness (profile section 3),
+ * on 127.0.0.1; closing the harness also closes the core. {@link startReferenceWallet} serves the
+ * reference core this way; tests inject another core (e.g. a deliberately broken one).
+ *
+ * @example
+ * ```ts
+ * const core = createWalletCore({ trustedCaPems: [ca.certPem] });
+ * const wallet = await startWalletHarness(core, { tls: server });
+ * await wallet.close();
+ * ```
+ */
+export async function startWalletHarness(core: WalletCore, options: WalletHarnessOptions): Promise<ReferenceWallet> {
   const server: Server = createServer({ cert: options.tls.certPem, key: options.tls.keyPem }, (req, res) => {
     handle(core, req, res).catch((err: unknown) => {
       send(res, 500, {
@@ -121,13 +144,18 @@ export async function startReferenceWallet(options: ReferenceWalletOptions): Pro
       });
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (err) {
+    await core.close();
+    throw err;
+  }
   const { port } = server.address() as AddressInfo;
   let closed: Promise<void> | undefined;
   return {

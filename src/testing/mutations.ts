@@ -8,7 +8,7 @@
  */
 import { selectSubInterface } from '../validator/subinterface.js';
 import type { ValidationMode } from '../validator/types.js';
-import type { JsonObject } from './arbitraries.js';
+import type { CprRail, JsonObject } from './arbitraries.js';
 
 /** One mutation operator. */
 export interface CprMutation {
@@ -18,6 +18,8 @@ export interface CprMutation {
   requirement: Readonly<Record<ValidationMode, string>>;
   /** Modes the defect is an error in (e.g. an offset timestamp only breaks the payee reading). */
   modes: readonly ValidationMode[];
+  /** Rails whose generated CPRs the operator can apply to (default: every rail). */
+  rails?: readonly CprRail[];
   /** Whether the operator applies to `doc` (e.g. IBAN defects need an IBAN). */
   applies(doc: JsonObject): boolean;
   /** A deep copy of `doc` with the defect; `now` is the validation instant. */
@@ -240,6 +242,7 @@ export const CPR_MUTATIONS: readonly CprMutation[] = [
   },
   {
     name: 'fiat-code-not-iso4217',
+    rails: ['SEPA_CT', 'SEPA_INST', 'SWIFT', 'ACH', 'PIX', 'UPI', 'OPEN', 'NONE'],
     requirement: same('CPR-2.3-ASSET-CODE-ISO4217'),
     modes: BOTH,
     applies: (d) => obj(obj(d.value).asset).type === 'fiat',
@@ -249,6 +252,7 @@ export const CPR_MUTATIONS: readonly CprMutation[] = [
   },
   {
     name: 'chain-id-missing',
+    rails: ['ON_CHAIN'],
     requirement: same('CPR-2.3-CHAIN-ID-REQUIRED'),
     modes: BOTH,
     applies: (d) => ['stablecoin', 'tokenized'].includes(obj(obj(d.value).asset).type as string),
@@ -267,6 +271,7 @@ export const CPR_MUTATIONS: readonly CprMutation[] = [
   },
   {
     name: 'receiver-address-bad-checksum',
+    rails: ['ON_CHAIN'],
     requirement: same('CPR-2.5-RECEIVER-ADDRESS'),
     modes: BOTH,
     applies: (d) => typeof d.receiver_address === 'string' && breakChecksum(d.receiver_address) !== null,
@@ -276,6 +281,7 @@ export const CPR_MUTATIONS: readonly CprMutation[] = [
   },
   {
     name: 'onchain-receiver-missing',
+    rails: ['ON_CHAIN'],
     requirement: same('CPR-2.5-ONCHAIN-FIELDS'),
     modes: BOTH,
     applies: selected('onchain'),
@@ -285,6 +291,7 @@ export const CPR_MUTATIONS: readonly CprMutation[] = [
   },
   {
     name: 'iban-bad-checksum',
+    rails: ['SEPA_CT', 'SEPA_INST', 'SWIFT', 'OPEN', 'NONE'],
     requirement: same('CPR-2.6-IBAN-VALID'),
     modes: BOTH,
     applies: has('iban'),
@@ -294,6 +301,7 @@ export const CPR_MUTATIONS: readonly CprMutation[] = [
   },
   {
     name: 'bic-malformed',
+    rails: ['SEPA_CT', 'SEPA_INST', 'SWIFT', 'OPEN', 'NONE'],
     requirement: same('CPR-2.6-BIC-VALID'),
     modes: BOTH,
     applies: selected('iban'),
@@ -303,6 +311,7 @@ export const CPR_MUTATIONS: readonly CprMutation[] = [
   },
   {
     name: 'remittance-too-long-iban',
+    rails: ['SEPA_CT', 'SEPA_INST', 'SWIFT', 'OPEN', 'NONE'],
     requirement: same('CPR-2.6-REMITTANCE-LENGTH'),
     modes: BOTH,
     applies: selected('iban'),
@@ -312,6 +321,7 @@ export const CPR_MUTATIONS: readonly CprMutation[] = [
   },
   {
     name: 'remittance-too-long-account',
+    rails: ['ACH', 'OPEN', 'NONE'],
     requirement: same('CPR-2.7-REMITTANCE-LENGTH'),
     modes: BOTH,
     applies: selected('account'),
@@ -321,6 +331,7 @@ export const CPR_MUTATIONS: readonly CprMutation[] = [
   },
   {
     name: 'iban-beneficiary-missing',
+    rails: ['SEPA_CT', 'SEPA_INST', 'SWIFT'],
     requirement: { payee: 'CPR-2.6-IBAN-FIELDS', wallet: 'CPR-2.6-IBAN-FIELDS' },
     modes: BOTH,
     applies: (d) => selected('iban')(d) && selectSubInterface(d).kind === 'named',
@@ -330,6 +341,7 @@ export const CPR_MUTATIONS: readonly CprMutation[] = [
   },
   {
     name: 'account-number-missing',
+    rails: ['ACH'],
     requirement: same('CPR-2.7-ACCOUNT-FIELDS'),
     modes: BOTH,
     applies: (d) => selected('account')(d) && selectSubInterface(d).kind === 'named',
@@ -339,6 +351,7 @@ export const CPR_MUTATIONS: readonly CprMutation[] = [
   },
   {
     name: 'key-value-missing',
+    rails: ['PIX', 'UPI'],
     requirement: same('CPR-2.8-INSTANT-KEY-FIELDS'),
     modes: BOTH,
     applies: (d) => selected('instant-key')(d) && selectSubInterface(d).kind === 'named',
@@ -348,6 +361,7 @@ export const CPR_MUTATIONS: readonly CprMutation[] = [
   },
   {
     name: 'open-no-sub-interface',
+    rails: ['OPEN', 'NONE'],
     requirement: same('PRF-2-EXACTLY-ONE-SUB-INTERFACE'),
     modes: BOTH,
     applies: (d) => selectSubInterface(d).kind === 'open',
@@ -357,6 +371,7 @@ export const CPR_MUTATIONS: readonly CprMutation[] = [
   },
   {
     name: 'open-two-sub-interfaces',
+    rails: ['OPEN', 'NONE'],
     requirement: same('PRF-2-EXACTLY-ONE-SUB-INTERFACE'),
     modes: BOTH,
     applies: (d) => selectSubInterface(d).kind === 'open',

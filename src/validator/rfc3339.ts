@@ -27,7 +27,21 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz
  * parseRfc3339('2026-02-30T00:00:00Z'); // null
  * ```
  */
-export function parseRfc3339(text: string): Rfc3339Instant | null {
+export function parseRfc3339(text: string): Readonly<Rfc3339Instant> | null {
+  // Several rules read the same two timestamps of a document: remember recent answers.
+  const hit = cache.get(text);
+  if (hit !== undefined) return hit;
+  const parsed = parseUncached(text);
+  if (cache.size >= CACHE_SIZE) cache.clear();
+  cache.set(text, parsed);
+  return parsed;
+}
+
+/** Recently parsed timestamps (results are frozen, so sharing them is safe). */
+const cache = new Map<string, Readonly<Rfc3339Instant> | null>();
+const CACHE_SIZE = 4096;
+
+function parseUncached(text: string): Readonly<Rfc3339Instant> | null {
   const m = RFC3339.exec(text);
   if (!m) return null;
   const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [
@@ -53,5 +67,9 @@ export function parseRfc3339(text: string): Rfc3339Instant | null {
   const base = Date.UTC(year, month - 1, day, hour, minute, Math.min(second, 59));
   const d = new Date(base);
   d.setUTCFullYear(year); // Date.UTC maps years 0-99 to 1900-1999
-  return { epochMs: d.getTime() + Math.floor(fraction) - offsetMinutes * 60_000, zulu, offsetMinutes };
+  return Object.freeze({
+    epochMs: d.getTime() + Math.floor(fraction) - offsetMinutes * 60_000,
+    zulu,
+    offsetMinutes,
+  });
 }

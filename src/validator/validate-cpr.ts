@@ -3,6 +3,7 @@
  *
  * @packageDocumentation
  */
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { CprcError } from '../errors.js';
 import { getSchemaValidator } from '../schemas/registry.js';
 import { CPR_RULES } from './rules/index.js';
@@ -15,6 +16,9 @@ export const DEFAULT_MAX_VALIDITY_SECONDS = 30 * 24 * 60 * 60;
 
 /** Requirement of "the document can be parsed and checked at all" (spec 4.3 rule 3, 4.4 step 1). */
 const REQ_STRUCTURE = 'CPR-4.3-VALIDATE-BEFORE-PROCESSING';
+
+/** The two readings' schema validators, fetched from the registry once. */
+const validators: Partial<Record<'payee' | 'wallet', ValidateFunction>> = {};
 
 function checkOptions(opts: ValidateCprOptions): void {
   if (opts.mode !== undefined && opts.mode !== 'payee' && opts.mode !== 'wallet') {
@@ -52,7 +56,9 @@ function checkOptions(opts: ValidateCprOptions): void {
 export function validateCpr(doc: unknown, opts: ValidateCprOptions = {}): ValidationResult {
   checkOptions(opts);
   const mode = opts.mode ?? 'wallet';
-  const validate = getSchemaValidator(mode === 'payee' ? 'cpr/cpr-payee' : 'cpr/cpr-wallet');
+  const validate = (validators[mode] ??= getSchemaValidator(
+    mode === 'payee' ? 'cpr/cpr-payee' : 'cpr/cpr-wallet',
+  ));
   try {
     if (!isObject(doc)) {
       const what = Array.isArray(doc) ? 'an array' : doc === null ? 'null' : `a ${typeof doc}`;

@@ -31,17 +31,20 @@ describe('single-defect mutations (fast-check)', () => {
     it(`mutation ${m.name} is rejected with ${[...new Set(m.modes.map((mode) => m.requirement[mode]))].join(' / ')}`, () => {
       let applied = 0;
       fc.assert(
-        fc.property(cprArbitrary({ now: NOW }), (cpr) => {
-          fc.pre(m.applies(cpr));
-          applied++;
-          const bad = m.apply(cpr, NOW);
-          for (const mode of m.modes) {
-            const r = validateCpr(bad, { mode, now: NOW });
-            expect(r.valid, `${mode}: ${JSON.stringify(bad)}`).toBe(false);
-            const ids = r.findings.filter((f) => f.severity === 'error').map((f) => f.requirement);
-            expect(ids, `${mode}: ${JSON.stringify(r.findings)}`).toContain(m.requirement[mode]);
-          }
-        }),
+        fc.property(
+          fc.constantFrom(...(m.rails ?? CPR_RAILS)).chain((rail) => cprArbitrary({ rail, now: NOW })),
+          (cpr) => {
+            fc.pre(m.applies(cpr));
+            applied++;
+            const bad = m.apply(cpr, NOW);
+            for (const mode of m.modes) {
+              const r = validateCpr(bad, { mode, now: NOW });
+              expect(r.valid, `${mode}: ${JSON.stringify(bad)}`).toBe(false);
+              const ids = r.findings.filter((f) => f.severity === 'error').map((f) => f.requirement);
+              expect(ids, `${mode}: ${JSON.stringify(r.findings)}`).toContain(m.requirement[mode]);
+            }
+          },
+        ),
         { numRuns: 60 },
       );
       expect(applied).toBeGreaterThan(0);

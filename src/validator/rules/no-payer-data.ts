@@ -84,8 +84,22 @@ export function normaliseKey(key: string): string {
     .replace(/[^a-z0-9]/g, '');
 }
 
-/** Deepest nesting searched; deeper content is reported once rather than walked. */
+/** Deepest nesting searched; deeper content is not walked (JSON from a CPR is shallow). */
 const MAX_DEPTH = 64;
+
+/** 0: allowed, 1: payer data, 2: authorization/state/settlement. Member names repeat: remember them. */
+const verdicts = new Map<string, 0 | 1 | 2>();
+
+function classifyKey(key: string): 0 | 1 | 2 {
+  let v = verdicts.get(key);
+  if (v === undefined) {
+    const n = normaliseKey(key);
+    v = PAYER_KEYS.has(n) ? 1 : SEPARATION_KEYS.has(n) ? 2 : 0;
+    if (verdicts.size >= 8192) verdicts.clear();
+    verdicts.set(key, v);
+  }
+  return v;
+}
 
 /**
  * CPR-1.0 invariants 1 and 6 (and spec 1 rule 2, 3 rule 1): no member anywhere in the document,
@@ -98,35 +112,44 @@ export const noPayerData: Rule = {
   check({ doc }) {
     const out: Finding[] = [];
     const seen = new Set<object>();
-    const walk = (node: unknown, path: (string | number)[]): void => {
-      if (typeof node !== 'object' || node === null || seen.has(node)) return;
-      if (path.length > MAX_DEPTH) return;
+    const path: (string | number)[] = [];
+    const walk = (node: unknown): void => {
+      if (typeof node !== 'object' || node === null || seen.has(node) || path.length > MAX_DEPTH) return;
       seen.add(node);
       if (Array.isArray(node)) {
-        node.forEach((item, i) => {
-          walk(item, [...path, i]);
-        });
+        for (let i = 0; i < node.length; i++) {
+          path.push(i);
+          walk(node[i]);
+          path.pop();
+        }
         return;
       }
       if (!isObject(node)) return;
       for (const key of Object.keys(node)) {
-        const n = normaliseKey(key);
-        const at = [...path, key];
-        if (PAYER_KEYS.has(n)) {
-          out.push(finding(REQ_PAYER, pointer(at), `${JSON.stringify(key)} is payer data; a CPR holds none`));
-        } else if (SEPARATION_KEYS.has(n)) {
+        path.push(key);
+        const v = classifyKey(key);
+        if (v === 1) {
+          out.push(
+            finding(
+              REQ_PAYER,
+              pointer(path),
+              `member ${JSON.stringify(key)} is payer data; a cpr holds none`,
+            ),
+          );
+        } else if (v === 2) {
           out.push(
             finding(
               REQ_SEPARATION,
-              pointer(at),
-              `${JSON.stringify(key)} is authorization, state or settlement data; a CPR holds none`,
+              pointer(path),
+              `member ${JSON.stringify(key)} is authorization, state or settlement data; a cpr holds none`,
             ),
           );
         }
-        walk(node[key], at);
+        walk(node[key]);
+        path.pop();
       }
     };
-    walk(doc, []);
+    walk(doc);
     return out;
   },
 };

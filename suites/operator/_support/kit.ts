@@ -1,0 +1,336 @@
+/**
+ * Shared helpers of the Operator suite (Cash-Pack API 1.0 with profile section 4): the run's
+ * test identities, the well-known policy and key (read once per run), builders of signed
+ * messages, an independent recomputation of the chain digest, and small scenario steps.
+ *
+ * Every exchange goes through the Operator driver of the run (`operator()`), so it is recorded
+ * as evidence of the check that runs it. Nothing here prints a secret.
+ * @packageDocumentation
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import canonicalizeLib from 'canonicalize';
+import {
+  type Ed25519KeyPair,
+  type Ed25519PublicJwk,
+  generateEd25519KeyPair,
+  signObject,
+  verifyObject,
+} from '../../../src/crypto/ed25519.js';
+import type { CashPack } from '../../../src/generated/cashpack/cashpack.js';
+import type { LockRequest } from '../../../src/generated/cashpack/lock-request.js';
+import type { Policy } from '../../../src/generated/cashpack/policy.js';
+import type { RedemptionRequest } from '../../../src/generated/cashpack/redemption-request.js';
+import type { RenewalEntry } from '../../../src/generated/cashpack/renewal-entry.js';
+import type { RunConfig } from '../../../src/generated/tool/run-config.js';
+import { validateMessage } from '../../../src/validator/validate-message.js';
+import {
+  type AnyResult,
+  assertThat,
+  context,
+  expectOk,
+  type OperatorDriver,
+  type OperatorResult,
+  operator,
+  skip,
+} from '../../_lib/index.js';
+
+export type { CashPack, LockRequest, Policy, RedemptionRequest, RenewalEntry };
+
+/** The `operator` section of the run config (test identities; secrets). */
+export type OperatorConfig = NonNullable<RunConfig['operator']>;
+
+/** Which configured principal signs a Lock Request (profile section 5). */
+export type PrincipalName = 'funded' | 'low_balance';
+
+/** What every Operator check needs: the driver, the config section, the policy and the key. */
+export interface OperatorSetup {
+  op: OperatorDriver;
+  config: OperatorConfig;
+  policy: Policy;
+  /** The published key (spec CP 4, 9 rule 3), as served. */
+  jwk: Ed25519PublicJwk & { kid: string };
+}
+
+let cachedWellKnown: { policy: Policy; jwk: Ed25519PublicJwk & { kid: string } } | undefined;
+
+/** True when `value` is a plain JSON object. */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Schema findings of `doc` as one line each (`/path: message`), empty when valid. */
+export function schemaProblems(kind: string, doc: unknown): string[] {
+  return validateMessage(kind, doc).findings.map((f) => `${f.path || '/'}: ${f.message}`);
+}
+
+/**
+ * The driver, config, policy and key of the run. The policy and key are read once per run
+ * (only a usable pair is kept); a check that depends on them is skipped, with the reason, when
+ * they are unusable (the well-known checks report that defect themselves).
+ */
+export async function setup(): Promise<OperatorSetup> {
+  const op = operator();
+  const config = context().config.operator ?? skip('no operator is configured (the "operator" section)');
+  if (cachedWellKnown === undefined) {
+    const policyResult = await op.policy();
+    const keyResult = await op.publicKey();
+    const policy = policyResult.body;
+    const jwk = keyResult.body;
+    if (!policyResult.ok || schemaProblems('cashpack/policy', policy).length > 0) {
+      skip(
+        'the Operator policy (/.well-known/cashpack-policy.json) is unusable; see CP-4-WELL-KNOWN-POLICY',
+      );
+    }
+    if (!keyResult.ok || !isObject(jwk) || jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519') {
+      skip(
+        'the Operator public key (/.well-known/cashpack-pubkey.json) is unusable; see CP-4-WELL-KNOWN-PUBKEY',
+      );
+    }
+    cachedWellKnown = {
+      policy: policy as Policy,
+      jwk: jwk as unknown as Ed25519PublicJwk & { kid: string },
+    };
+  }
+  return { op, config, ...cachedWellKnown };
+}
+
+/** The harness of the Operator driver, or a skip naming the missing configuration. */
+export function harness(s: OperatorSetup): NonNullable<OperatorDriver['harness']> {
+  return (
+    s.op.harness ??
+    skip('the operator harness is not configured (operator.harness_url): EXPIRED/CANCELLED cannot be reached')
+  );
+}
+
+/** A fresh Ed25519 key pair (a disposable bearer key, spec CP 1 item 7). */
+export function newKey(): Ed25519KeyPair {
+  return generateEd25519KeyPair();
+}
+
+/** RFC 3339 with `Z`, whole seconds (profile 1). */
+export function utcSeconds(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/**
+ * A lifetime (seconds) inside the policy's expiry range, at least 60 s from either bound when
+ * the range allows (AMB-32: clock skew must not decide a check): one hour when that fits.
+ */
+export function validLifetime(policy: Policy): number {
+  const min = policy.min_expiry_seconds;
+  const max = policy.max_expiry_seconds;
+  if (max - min <= 120) return Math.floor((min + max) / 2);
+  return Math.min(Math.max(3600, min + 60), max - 60);
+}
+
+/** The amount the suite issues by default: 100 smallest units, or max_amount if smaller. */
+export function smallAmount(policy: Policy): string {
+  return BigInt(policy.max_amount) < 100n ? policy.max_amount : '100';
+}
+
+/** Options of {@link lockRequest}. */
+export interface LockOptions {
+  principal?: PrincipalName;
+  bearer?: Ed25519KeyPair;
+  amount?: string;
+  /** expires_at - now in seconds (default {@link validLifetime}). */
+  lifetimeSeconds?: number;
+  /** Members to change before signing. */
+  overrides?: Partial<LockRequest>;
+}
+
+/** Profile 4 LockRequest signed by a configured principal's key, with a fresh request_id. */
+export function lockRequest(
+  s: OperatorSetup,
+  options: LockOptions = {},
+): { request: LockRequest; bearer: Ed25519KeyPair } {
+  const principal = s.config.principals[options.principal ?? 'funded'];
+  const bearer = options.bearer ?? newKey();
+  const now = Date.now();
+  const unsigned = {
+    request_id: randomUUID(),
+    principal_id: principal.principal_id,
+    amount: options.amount ?? smallAmount(s.policy),
+    asset: s.policy.assets[0] as LockRequest['asset'],
+    initial_bearer_pk: bearer.publicKey,
+    expires_at: utcSeconds(now + (options.lifetimeSeconds ?? validLifetime(s.policy)) * 1000),
+    created_at: utcSeconds(now),
+    ...options.overrides,
+  };
+  return {
+    request: signObject(unsigned, principal.private_key_jwk as Parameters<typeof signObject>[1]) as LockRequest,
+    bearer,
+  };
+}
+
+/** Profile 4 RenewalEntry for the current copy `pack`, signed by `signer`, handing it to `next`. */
+export function renewalEntry(
+  pack: CashPack,
+  signer: Ed25519KeyPair,
+  next: Ed25519KeyPair,
+  overrides: Partial<RenewalEntry> = {},
+): RenewalEntry {
+  return signObject(
+    {
+      renewal_id: randomUUID(),
+      pack_id: pack.pack_id,
+      prev_chain_digest: pack.chain_digest,
+      bearer_pk: signer.publicKey,
+      new_bearer_pk: next.publicKey,
+      created_at: utcSeconds(Date.now()),
+      ...overrides,
+    },
+    signer.privateJwk,
+  ) as RenewalEntry;
+}
+
+/** Which redeemer identity a redemption carries. */
+export type RedeemerChoice = 'sufficient' | 'insufficient' | 'none';
+
+/** Profile 4 RedemptionRequest for the current copy `pack`, signed by `signer`. */
+export function redemptionRequest(
+  s: OperatorSetup,
+  pack: CashPack,
+  signer: Ed25519KeyPair,
+  redeemer: RedeemerChoice = 'sufficient',
+  overrides: Partial<RedemptionRequest> = {},
+): RedemptionRequest {
+  const tokens = s.config.redeemer_identity_tokens;
+  return signObject(
+    {
+      redemption_id: randomUUID(),
+      pack_id: pack.pack_id,
+      prev_chain_digest: pack.chain_digest,
+      bearer_pk: signer.publicKey,
+      destination: { type: 'account' as const, reference: 'cprc-suite-destination' },
+      ...(redeemer === 'none' ? {} : { redeemer: { identity_token: tokens[redeemer] } }),
+      created_at: utcSeconds(Date.now()),
+      ...overrides,
+    },
+    signer.privateJwk,
+  ) as RedemptionRequest;
+}
+
+/** An issued pack with the keys and request that made it. */
+export interface Issued {
+  pack: CashPack;
+  bearer: Ed25519KeyPair;
+  request: LockRequest;
+}
+
+/** Issues a pack (spec CP 4 issue) and asserts success; returns the signed cash-pack. */
+export async function issue(s: OperatorSetup, options: LockOptions = {}): Promise<Issued> {
+  const { request, bearer } = lockRequest(s, options);
+  const pack = expectOk(await s.op.issue(request), 'issue of a valid Lock Request') as CashPack;
+  assertThat(isObject(pack), 'the issue answer is a cash-pack object');
+  return { pack, bearer, request };
+}
+
+/** A renewal that succeeded: the updated pack and the new bearer key. */
+export interface Renewed {
+  pack: CashPack;
+  bearer: Ed25519KeyPair;
+  entry: RenewalEntry;
+}
+
+/** Renews `pack` from `bearer` to a fresh key (spec CP 4 renew) and asserts success. */
+export async function renew(s: OperatorSetup, pack: CashPack, bearer: Ed25519KeyPair): Promise<Renewed> {
+  const next = newKey();
+  const entry = renewalEntry(pack, bearer, next);
+  const updated = expectOk(await s.op.renew(pack, entry), 'renewal by the current bearer') as CashPack;
+  assertThat(isObject(updated), 'the renew answer is a cash-pack object');
+  return { pack: updated, bearer: next, entry };
+}
+
+/**
+ * Profile 4 chain digest, recomputed here independently of the implementations' code:
+ * d0 = SHA-256(JCS({pack_id, amount, asset, expires_at, initial_bearer_pk})),
+ * dN = SHA-256(ASCII of hex d(N-1) || JCS(renewal entry N, signature included)); lowercase hex.
+ * Returns every digest d0..dN.
+ */
+export function chainDigests(
+  pack: { pack_id: unknown; amount: unknown; asset: unknown; expires_at: unknown; renewal_chain: unknown },
+  initialBearerPk: string,
+): string[] {
+  const jcs = (value: unknown): Buffer => {
+    const text = canonicalizeLib(value);
+    if (typeof text !== 'string') throw new Error('a value of the cash-pack cannot be canonicalized (JCS)');
+    return Buffer.from(text, 'utf8');
+  };
+  const { pack_id, amount, asset, expires_at } = pack;
+  const digests = [
+    createHash('sha256')
+      .update(jcs({ pack_id, amount, asset, expires_at, initial_bearer_pk: initialBearerPk }))
+      .digest('hex'),
+  ];
+  const chain = Array.isArray(pack.renewal_chain) ? pack.renewal_chain : [];
+  for (const entry of chain) {
+    const prev = digests[digests.length - 1] as string;
+    digests.push(createHash('sha256').update(Buffer.from(prev, 'ascii')).update(jcs(entry)).digest('hex'));
+  }
+  return digests;
+}
+
+/**
+ * Asserts an Operator-signed object (cash-pack, confirmation) carries the published key's kid
+ * and a signature that verifies with it (profile 4; spec CP 9 rule 3; AMB-35).
+ */
+export function assertOperatorSigned(s: OperatorSetup, obj: unknown, what: string): void {
+  assertThat(isObject(obj), `${what} is a JSON object`);
+  assertThat(
+    obj.kid === s.jwk.kid,
+    `${what} carries "kid" ${JSON.stringify(s.jwk.kid)} of the published key (got ${JSON.stringify(obj.kid)})`,
+  );
+  assertThat(
+    verifyObject(obj, { kty: 'OKP', crv: 'Ed25519', x: s.jwk.x }),
+    `${what}: "signature" verifies with the published Operator key over the JCS bytes of the object without "signature"`,
+  );
+}
+
+/** Asserts a message validates against its profile schema, listing the findings. */
+export function assertSchema(kind: string, doc: unknown, what: string): void {
+  const problems = schemaProblems(kind, doc);
+  assertThat(problems.length === 0, `${what} has the profile section 4 shape (${kind}): ${problems.join('; ')}`);
+}
+
+/**
+ * PROFILE: asserts the HTTP status of an error answer and the profile 1 error body
+ * (`{"error": {"code", "message"}}`). Skips when the driver reports no status.
+ */
+export function expectProfileError(result: AnyResult, status: number, what = 'the answer'): void {
+  const r = result as OperatorResult;
+  const actual = r.status ?? r.error?.status;
+  if (actual === undefined) skip('the driver reports no HTTP status (custom binding); PROFILE check not applicable');
+  assertThat(
+    actual === status,
+    `${what}: expected HTTP ${status}, got HTTP ${actual}${r.error?.code ? ` (code ${r.error.code})` : ''}`,
+  );
+  const problems = schemaProblems('cashpack/error-body', r.body);
+  assertThat(problems.length === 0, `${what}: the error body is {"error": {"code", "message"}}: ${problems.join('; ')}`);
+}
+
+/** Flips one character of a base64url signature so it no longer verifies (still well-formed). */
+export function corruptSignature(signature: string): string {
+  const i = Math.floor(signature.length / 2);
+  const c = signature[i] === 'A' ? 'B' : 'A';
+  return `${signature.slice(0, i)}${c}${signature.slice(i + 1)}`;
+}
+
+/** Shifts an RFC 3339 `Z` timestamp by `seconds`, keeping the whole-second form. */
+export function shiftTime(timestamp: string, seconds: number): string {
+  return utcSeconds(Date.parse(timestamp) + seconds * 1000);
+}
+
+/** A 64-digit lowercase hex digest that is not `digest`. */
+export function otherDigest(digest: string): string {
+  return createHash('sha256').update(`cprc-suite:${digest}`).digest('hex');
+}
+
+/** The status the issuing principal reads for `packId` (asserts success). */
+export async function statusOf(s: OperatorSetup, packId: string, principal: PrincipalName = 'funded'): Promise<unknown> {
+  const body = expectOk(
+    await s.op.status(packId, s.config.principals[principal].status_credential),
+    'status read by the issuing principal',
+  );
+  return isObject(body) ? body.status : undefined;
+}

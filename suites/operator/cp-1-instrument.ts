@@ -1,0 +1,115 @@
+/**
+ * Cash-Pack API section 1 (what the service does): renewal transfers the bearer rights (item 5),
+ * so the previous bearer key, and a stale copy of the pack from before a renewal, grant nothing
+ * (AMB-33: the Operator decides from its own record); the Principal's funds are locked at issue
+ * (item 2).
+ */
+import { assertThat, check, expectError, expectErrorCode, expectOk, onCheckEnd, skip } from '../_lib/index.js';
+import {
+  harness,
+  issue,
+  lockRequest,
+  newKey,
+  type OperatorSetup,
+  redemptionRequest,
+  renew,
+  renewalEntry,
+  setup,
+  statusOf,
+} from './_support/kit.js';
+
+describe('Cash-Pack API section 1 item 5: renewal transfers bearer rights', () => {
+  check(
+    ['CP-1-RENEWAL-TRANSFERS'],
+    'after a renewal the previous bearer key can no longer renew or redeem, while the new bearer still can',
+    async () => {
+      const s = await setup();
+      const issued = await issue(s);
+      const renewed = await renew(s, issued.pack, issued.bearer);
+      const current = renewed.pack;
+      // Only the signer is wrong: the copy and prev_chain_digest are the current ones.
+      expectError(
+        await s.op.renew(current, renewalEntry(current, issued.bearer, newKey())),
+        'renewal of the current copy signed by the previous bearer key',
+      );
+      expectError(
+        await s.op.redeem(current, redemptionRequest(s, current, issued.bearer)),
+        'redemption of the current copy signed by the previous bearer key',
+      );
+      expectOk(
+        await s.op.redeem(current, redemptionRequest(s, current, renewed.bearer)),
+        'redemption by the new bearer after the refused attempts',
+      );
+    },
+  );
+
+  check(
+    ['CP-1-RENEWAL-TRANSFERS', 'CP-7-CHAIN-DIGEST-MISMATCH'],
+    'a stale copy of the pack (correctly signed by the Operator, from before a renewal) is refused for renew and redeem',
+    async () => {
+      const s = await setup();
+      const issued = await issue(s);
+      const stale = issued.pack;
+      const renewed = await renew(s, stale, issued.bearer);
+      expectError(
+        await s.op.renew(stale, renewalEntry(stale, issued.bearer, newKey())),
+        'renewal of the pre-renewal copy by its bearer',
+      );
+      expectError(
+        await s.op.redeem(stale, redemptionRequest(s, stale, issued.bearer)),
+        'redemption of the pre-renewal copy by its bearer',
+      );
+      const status = await statusOf(s, stale.pack_id);
+      assertThat(status === 'ACTIVE', `the pack is still ACTIVE after the refused stale copies (got ${JSON.stringify(status)})`);
+      expectOk(
+        await s.op.redeem(renewed.pack, redemptionRequest(s, renewed.pack, renewed.bearer)),
+        'redemption by the current bearer after the stale attempts',
+      );
+    },
+  );
+});
+
+/**
+ * Locks the low-balance principal's whole available balance in one pack; the pack is expired
+ * through the harness when the check ends, which returns the funds (spec CP 3 EXPIRED).
+ */
+async function lockWholeBalance(s: OperatorSetup): Promise<{ amount: string; packId: string }> {
+  const h = harness(s);
+  const amount = s.config.principals.low_balance.available_balance;
+  if (amount === undefined) skip('operator.principals.low_balance.available_balance is not configured');
+  if (BigInt(amount) > BigInt(s.policy.max_amount)) {
+    skip('the low-balance principal\'s balance exceeds max_amount: it cannot be locked in one pack');
+  }
+  const { pack } = await issue(s, { principal: 'low_balance', amount });
+  onCheckEnd(() => h.expire(pack.pack_id));
+  return { amount, packId: pack.pack_id };
+}
+
+describe('Cash-Pack API section 1 item 2 and section 3: funds are locked, and returned on expiry', () => {
+  check(
+    ['CP-1-FUNDS-LOCKED'],
+    'the funds of an issued pack are locked: once the whole balance is locked, one more unit is INSUFFICIENT_BALANCE',
+    async () => {
+      const s = await setup();
+      await lockWholeBalance(s);
+      expectErrorCode(
+        await s.op.issue(lockRequest(s, { principal: 'low_balance', amount: '1' }).request),
+        'INSUFFICIENT_BALANCE',
+        'issue of 1 unit while the whole balance is locked',
+      );
+    },
+  );
+
+  check(
+    ['CP-3-EXPIRED'],
+    'an EXPIRED pack returns its funds to the Principal: the whole balance can be locked again',
+    async () => {
+      const s = await setup();
+      const { amount, packId } = await lockWholeBalance(s);
+      const expired = await harness(s).expire(packId);
+      expectOk(expired, 'harness expire of the pack holding the whole balance');
+      const again = await issue(s, { principal: 'low_balance', amount });
+      onCheckEnd(() => harness(s).expire(again.pack.pack_id));
+    },
+  );
+});

@@ -1,0 +1,243 @@
+/**
+ * Cash-Pack API section 4 (the four endpoints), with section 1 (bearer rights, chain digest) and
+ * profile section 4 (bodies, statuses, signatures, chain digest formula).
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { assertThat, check, expectOk, expectStatus } from '../_lib/index.js';
+import {
+  assertOperatorSigned,
+  assertSchema,
+  type CashPack,
+  chainDigests,
+  isObject,
+  issue,
+  lockRequest,
+  newKey,
+  redemptionRequest,
+  renew,
+  renewalEntry,
+  setup,
+  statusOf,
+} from './_support/kit.js';
+
+describe('Cash-Pack API section 4: POST /v1/cashpack/issue', () => {
+  check(
+    ['CP-4-ISSUE', 'CP-2-CASHPACK-FIELDS', 'CP-1-INITIAL-BEARER', 'CP-3-ACTIVE'],
+    'issue takes a Lock Request and returns a signed cash-pack, ACTIVE, whose current_bearer_pk is the initial bearer key',
+    async () => {
+      const s = await setup();
+      const { pack, bearer } = await issue(s);
+      for (const member of ['pack_id', 'current_bearer_pk', 'chain_digest', 'renewal_chain', 'status', 'signature']) {
+        assertThat(member in pack, `the cash-pack has "${member}"`);
+      }
+      assertThat(
+        pack.current_bearer_pk === bearer.publicKey,
+        'current_bearer_pk is the initial_bearer_pk of the Lock Request (spec CP 1 item 4)',
+      );
+      assertThat(pack.status === 'ACTIVE', `a new cash-pack is ACTIVE (got ${JSON.stringify(pack.status)})`);
+    },
+  );
+
+  check(
+    ['PRF-4-ISSUE-BINDING'],
+    'issue answers 201 with the cash-pack: status ACTIVE, empty renewal_chain, the requested amount, asset and expires_at',
+    async () => {
+      const s = await setup();
+      const { request } = lockRequest(s);
+      const r = await s.op.issue(request);
+      expectStatus(r, 201, 'issue');
+      const pack = r.body as CashPack;
+      assertThat(isObject(pack), 'the issue answer is a JSON object');
+      assertThat(Array.isArray(pack.renewal_chain) && pack.renewal_chain.length === 0, 'renewal_chain is empty');
+      assertThat(pack.amount === request.amount, `amount is the requested ${request.amount}`);
+      assertThat(isDeepStrictEqual(pack.asset, request.asset), 'asset is the requested asset');
+      assertThat(
+        Date.parse(pack.expires_at) === Date.parse(request.expires_at),
+        'expires_at is the requested instant',
+      );
+    },
+  );
+
+  check(
+    ['PRF-4-CASHPACK-SHAPE', 'PRF-4-MESSAGE-SCHEMA'],
+    'the issued cash-pack has the profile members {cashpack_version "CP-1.0", pack_id, amount, asset, issued_at, expires_at, current_bearer_pk, chain_digest, renewal_chain, status, kid, signature}',
+    async () => {
+      const s = await setup();
+      const { pack } = await issue(s);
+      assertSchema('cashpack/cashpack', pack, 'the issued cash-pack');
+    },
+  );
+
+  check(
+    ['PRF-4-SIGNATURE-JCS', 'PRF-4-OPERATOR-KID', 'CP-5-MESSAGES-SIGNED'],
+    'the issued cash-pack is signed with the published Operator key over its JCS bytes and carries its kid',
+    async () => {
+      const s = await setup();
+      const { pack } = await issue(s);
+      assertOperatorSigned(s, pack, 'the issued cash-pack');
+    },
+  );
+
+  check(
+    ['PRF-4-CHAIN-DIGEST', 'CP-1-CHAIN-DIGEST'],
+    'the issued cash-pack carries chain_digest d0 = SHA-256(JCS({pack_id, amount, asset, expires_at, initial_bearer_pk}))',
+    async () => {
+      const s = await setup();
+      const { pack, bearer } = await issue(s);
+      const [d0] = chainDigests(pack, bearer.publicKey);
+      assertThat(pack.chain_digest === d0, `chain_digest is d0 ${d0} (got ${JSON.stringify(pack.chain_digest)})`);
+    },
+  );
+});
+
+describe('Cash-Pack API section 4: POST /v1/cashpack/renew', () => {
+  check(
+    ['CP-4-RENEW', 'CP-1-RENEWAL-TRANSFERS', 'CP-1-INTERMEDIATE-ANONYMOUS'],
+    'renew takes a cash-pack plus a Renewal Entry and returns the updated cash-pack whose current_bearer_pk is the new key (no identity asked)',
+    async () => {
+      const s = await setup();
+      const { pack, bearer } = await issue(s);
+      const next = newKey();
+      const updated = expectOk(await s.op.renew(pack, renewalEntry(pack, bearer, next)), 'renewal') as CashPack;
+      assertThat(isObject(updated), 'the renew answer is a cash-pack object');
+      assertThat(updated.pack_id === pack.pack_id, 'the updated cash-pack has the same pack_id');
+      assertThat(updated.current_bearer_pk === next.publicKey, 'current_bearer_pk is the new_bearer_pk');
+      assertThat(updated.status === 'ACTIVE', `a renewed cash-pack stays ACTIVE (got ${JSON.stringify(updated.status)})`);
+    },
+  );
+
+  check(
+    ['PRF-4-RENEW-BINDING', 'PRF-4-CASHPACK-SHAPE'],
+    'renew answers 200 with the updated CashPack: the entry appended to renewal_chain, the other members unchanged',
+    async () => {
+      const s = await setup();
+      const { pack, bearer } = await issue(s);
+      const entry = renewalEntry(pack, bearer, newKey());
+      const r = await s.op.renew(pack, entry);
+      expectStatus(r, 200, 'renew');
+      const updated = r.body as CashPack;
+      assertSchema('cashpack/cashpack', updated, 'the renewed cash-pack');
+      assertThat(
+        isDeepStrictEqual(updated.renewal_chain, [entry]),
+        'renewal_chain holds exactly the submitted entry, unchanged',
+      );
+      for (const member of ['pack_id', 'amount', 'asset', 'issued_at', 'expires_at'] as const) {
+        assertThat(isDeepStrictEqual(updated[member], pack[member]), `"${member}" is unchanged by a renewal`);
+      }
+    },
+  );
+
+  check(
+    ['PRF-4-SIGNATURE-JCS', 'PRF-4-OPERATOR-KID', 'CP-4-RENEW'],
+    'the renewed cash-pack is signed with the published Operator key and carries its kid',
+    async () => {
+      const s = await setup();
+      const { pack, bearer } = await issue(s);
+      const renewed = await renew(s, pack, bearer);
+      assertOperatorSigned(s, renewed.pack, 'the renewed cash-pack');
+    },
+  );
+
+  check(
+    ['PRF-4-CHAIN-DIGEST', 'CP-1-CHAIN-DIGEST'],
+    'after each renewal chain_digest is dN = SHA-256(hex d(N-1) || JCS(entry N)), and entry N carries prev_chain_digest d(N-1)',
+    async () => {
+      const s = await setup();
+      const issued = await issue(s);
+      let { pack, bearer } = issued;
+      const rounds = Math.min(2, s.policy.max_chain_depth);
+      for (let n = 1; n <= rounds; n++) {
+        ({ pack, bearer } = await renew(s, pack, bearer));
+        const digests = chainDigests(pack, issued.bearer.publicKey);
+        assertThat(
+          pack.chain_digest === digests[n],
+          `after renewal ${n}, chain_digest is d${n} ${digests[n]} (got ${JSON.stringify(pack.chain_digest)})`,
+        );
+        const entry = pack.renewal_chain[n - 1];
+        assertThat(
+          entry?.prev_chain_digest === digests[n - 1],
+          `renewal entry ${n} carries prev_chain_digest d${n - 1}`,
+        );
+      }
+    },
+  );
+});
+
+describe('Cash-Pack API section 4: POST /v1/cashpack/redeem', () => {
+  check(
+    ['CP-4-REDEEM', 'CP-3-REDEEMED'],
+    'redeem takes a Redemption Request plus the cash-pack, returns a Redemption Confirmation, and the status becomes REDEEMED',
+    async () => {
+      const s = await setup();
+      const { pack, bearer } = await issue(s);
+      const confirmation = expectOk(await s.op.redeem(pack, redemptionRequest(s, pack, bearer)), 'redemption');
+      assertThat(isObject(confirmation), 'the redeem answer is a Redemption Confirmation object');
+      const status = await statusOf(s, pack.pack_id);
+      assertThat(status === 'REDEEMED', `the status after redemption is REDEEMED (got ${JSON.stringify(status)})`);
+    },
+  );
+
+  check(
+    ['CP-1-BEARER-RIGHTS'],
+    'the bearer after a renewal (the holder of the new key) may redeem the cash-pack',
+    async () => {
+      const s = await setup();
+      const issued = await issue(s);
+      const renewed = await renew(s, issued.pack, issued.bearer);
+      expectOk(
+        await s.op.redeem(renewed.pack, redemptionRequest(s, renewed.pack, renewed.bearer)),
+        'redemption by the new bearer',
+      );
+    },
+  );
+
+  check(
+    ['PRF-4-REDEEM-BINDING', 'PRF-4-MESSAGE-SCHEMA'],
+    'redeem answers 200 RedemptionConfirmation {redemption_id, pack_id, amount, asset, redeemed_at, status "REDEEMED", kid, signature}',
+    async () => {
+      const s = await setup();
+      const { pack, bearer } = await issue(s);
+      const request = redemptionRequest(s, pack, bearer);
+      const r = await s.op.redeem(pack, request);
+      expectStatus(r, 200, 'redeem');
+      assertSchema('cashpack/redemption-confirmation', r.body, 'the Redemption Confirmation');
+      const c = r.body as Record<string, unknown>;
+      assertThat(c.redemption_id === request.redemption_id, 'redemption_id is the request\'s');
+      assertThat(c.pack_id === pack.pack_id, 'pack_id is the redeemed pack\'s');
+      assertThat(c.amount === pack.amount && isDeepStrictEqual(c.asset, pack.asset), 'amount and asset are the pack\'s');
+    },
+  );
+
+  check(
+    ['PRF-4-SIGNATURE-JCS', 'PRF-4-OPERATOR-KID'],
+    'the Redemption Confirmation is signed with the published Operator key and carries its kid',
+    async () => {
+      const s = await setup();
+      const { pack, bearer } = await issue(s);
+      const confirmation = expectOk(await s.op.redeem(pack, redemptionRequest(s, pack, bearer)), 'redemption');
+      assertOperatorSigned(s, confirmation, 'the Redemption Confirmation');
+    },
+  );
+});
+
+describe('Cash-Pack API section 4: GET /v1/cashpack/{pack_id}/status', () => {
+  check(['CP-4-STATUS'], 'the status endpoint returns the instrument status (ACTIVE for a new pack)', async () => {
+    const s = await setup();
+    const { pack } = await issue(s);
+    const status = await statusOf(s, pack.pack_id);
+    assertThat(status === 'ACTIVE', `the status of a new pack is ACTIVE (got ${JSON.stringify(status)})`);
+  });
+
+  check(
+    ['PRF-4-STATUS-BINDING'],
+    'GET status with Authorization: Bearer {credential} answers 200 {pack_id, status}',
+    async () => {
+      const s = await setup();
+      const { pack } = await issue(s);
+      const r = await s.op.status(pack.pack_id, s.config.principals.funded.status_credential);
+      expectStatus(r, 200, 'status');
+      assertSchema('cashpack/status-response', r.body, 'the status answer');
+      assertThat((r.body as { pack_id?: unknown }).pack_id === pack.pack_id, 'pack_id is the requested one');
+    },
+  );
+});

@@ -1,0 +1,376 @@
+/**
+ * Cash-Pack API section 5 (authentication): signatures (rule 1), the bearer key (rule 2), the
+ * status endpoint's access control (rule 3) and the redeemer's identity (rule 4); with the
+ * profile section 1 statuses and the profile section 4 status binding. Each negative check
+ * breaks exactly one condition (profile section 4, AMB-30).
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { assertThat, check, expectError, expectErrorCode, expectOk } from '../_lib/index.js';
+import {
+  type CashPack,
+  corruptSignature,
+  expectProfileError,
+  type Issued,
+  isObject,
+  issue,
+  lockRequest,
+  newKey,
+  type OperatorSetup,
+  type RedeemerChoice,
+  redemptionRequest,
+  renewalEntry,
+  setup,
+  shiftTime,
+  statusOf,
+} from './_support/kit.js';
+
+type Result = Awaited<ReturnType<OperatorSetup['op']['issue']>>;
+
+/** One tampering: which member was changed after signing, and the answer. */
+interface Tampered {
+  member: string;
+  result: Result;
+}
+
+/** Lock Requests, each with one signed member changed after the principal signed it. */
+async function tamperedLockRequests(s: OperatorSetup): Promise<Tampered[]> {
+  const out: Tampered[] = [];
+  const edits: Record<string, (r: Record<string, unknown>) => void> = {
+    request_id: (r) => {
+      r.request_id = randomUUID();
+    },
+    principal_id: (r) => {
+      r.principal_id = s.config.principals.low_balance.principal_id;
+    },
+    amount: (r) => {
+      r.amount = (BigInt(r.amount as string) - 1n).toString();
+    },
+    initial_bearer_pk: (r) => {
+      r.initial_bearer_pk = newKey().publicKey;
+    },
+    expires_at: (r) => {
+      r.expires_at = shiftTime(r.expires_at as string, -1);
+    },
+    created_at: (r) => {
+      r.created_at = shiftTime(r.created_at as string, -1);
+    },
+    signature: (r) => {
+      r.signature = corruptSignature(r.signature as string);
+    },
+  };
+  if (s.policy.assets.length > 1) {
+    edits.asset = (r) => {
+      r.asset = s.policy.assets[1];
+    };
+  }
+  for (const [member, edit] of Object.entries(edits)) {
+    const { request } = lockRequest(s, { amount: '2' });
+    const copy = structuredClone(request) as unknown as Record<string, unknown>;
+    edit(copy);
+    out.push({ member, result: await s.op.issue(copy) });
+  }
+  return out;
+}
+
+/** Renewals, each with one signed member of the entry changed after the bearer signed it. */
+async function tamperedRenewalEntries(s: OperatorSetup): Promise<Tampered[]> {
+  const out: Tampered[] = [];
+  const edits: Record<string, (e: Record<string, unknown>) => void> = {
+    renewal_id: (e) => {
+      e.renewal_id = randomUUID();
+    },
+    new_bearer_pk: (e) => {
+      e.new_bearer_pk = newKey().publicKey;
+    },
+    created_at: (e) => {
+      e.created_at = shiftTime(e.created_at as string, -1);
+    },
+    signature: (e) => {
+      e.signature = corruptSignature(e.signature as string);
+    },
+  };
+  const { pack, bearer } = await issue(s);
+  for (const [member, edit] of Object.entries(edits)) {
+    const entry = structuredClone(renewalEntry(pack, bearer, newKey())) as unknown as Record<string, unknown>;
+    edit(entry);
+    out.push({ member, result: await s.op.renew(pack, entry) });
+  }
+  return out;
+}
+
+/** Renewals and redemptions whose submitted cash-pack copy has one Operator-signed member changed. */
+async function tamperedPackCopies(s: OperatorSetup): Promise<Tampered[]> {
+  const out: Tampered[] = [];
+  const edits: Record<string, (p: Record<string, unknown>) => void> = {
+    amount: (p) => {
+      p.amount = (BigInt(p.amount as string) + 1n).toString();
+    },
+    issued_at: (p) => {
+      p.issued_at = shiftTime(p.issued_at as string, -1);
+    },
+    expires_at: (p) => {
+      p.expires_at = shiftTime(p.expires_at as string, 1);
+    },
+    signature: (p) => {
+      p.signature = corruptSignature(p.signature as string);
+    },
+  };
+  const { pack, bearer } = await issue(s);
+  for (const [member, edit] of Object.entries(edits)) {
+    const copy = structuredClone(pack) as unknown as Record<string, unknown>;
+    edit(copy);
+    out.push({ member: `renew: cashpack.${member}`, result: await s.op.renew(copy, renewalEntry(pack, bearer, newKey())) });
+    out.push({
+      member: `redeem: cashpack.${member}`,
+      result: await s.op.redeem(copy, redemptionRequest(s, pack, bearer)),
+    });
+  }
+  return out;
+}
+
+/** Redemptions, each with one signed member of the request changed after the bearer signed it. */
+async function tamperedRedemptionRequests(s: OperatorSetup): Promise<Tampered[]> {
+  const out: Tampered[] = [];
+  const edits: Record<string, (r: Record<string, unknown>) => void> = {
+    redemption_id: (r) => {
+      r.redemption_id = randomUUID();
+    },
+    destination: (r) => {
+      r.destination = { type: 'account', reference: 'cprc-suite-other-destination' };
+    },
+    created_at: (r) => {
+      r.created_at = shiftTime(r.created_at as string, -1);
+    },
+    signature: (r) => {
+      r.signature = corruptSignature(r.signature as string);
+    },
+  };
+  const { pack, bearer } = await issue(s);
+  for (const [member, edit] of Object.entries(edits)) {
+    const request = structuredClone(redemptionRequest(s, pack, bearer)) as unknown as Record<string, unknown>;
+    edit(request);
+    out.push({ member, result: await s.op.redeem(pack, request) });
+  }
+  return out;
+}
+
+/** Asserts every tampered message was refused with INVALID_SIGNATURE. */
+function expectAllInvalidSignature(tampered: Tampered[], what: string): void {
+  for (const t of tampered) expectErrorCode(t.result, 'INVALID_SIGNATURE', `${what} with "${t.member}" altered after signing`);
+}
+
+describe('Cash-Pack API section 5 rule 1: messages are signed', () => {
+  check(
+    ['CP-5-INVALID-SIGNATURE', 'CP-7-INVALID-SIGNATURE'],
+    'a Lock Request altered after signing (each signed member in turn) yields INVALID_SIGNATURE',
+    async () => {
+      const s = await setup();
+      expectAllInvalidSignature(await tamperedLockRequests(s), 'issue');
+    },
+  );
+
+  check(
+    ['CP-5-INVALID-SIGNATURE', 'CP-7-INVALID-SIGNATURE'],
+    'a Renewal Entry altered after signing (each signed member in turn) yields INVALID_SIGNATURE',
+    async () => {
+      const s = await setup();
+      expectAllInvalidSignature(await tamperedRenewalEntries(s), 'renew');
+    },
+  );
+
+  check(
+    ['CP-5-INVALID-SIGNATURE', 'CP-7-INVALID-SIGNATURE'],
+    'a submitted cash-pack altered after the Operator signed it yields INVALID_SIGNATURE on renew and redeem',
+    async () => {
+      const s = await setup();
+      expectAllInvalidSignature(await tamperedPackCopies(s), 'the request');
+    },
+  );
+
+  check(
+    ['CP-5-INVALID-SIGNATURE', 'CP-7-INVALID-SIGNATURE'],
+    'a Redemption Request altered after signing (each signed member in turn) yields INVALID_SIGNATURE',
+    async () => {
+      const s = await setup();
+      expectAllInvalidSignature(await tamperedRedemptionRequests(s), 'redeem');
+    },
+  );
+
+  check(['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'], 'INVALID_SIGNATURE is HTTP 401 with the error body', async () => {
+    const s = await setup();
+    const all = [
+      ...(await tamperedLockRequests(s)),
+      ...(await tamperedRenewalEntries(s)),
+      ...(await tamperedPackCopies(s)),
+      ...(await tamperedRedemptionRequests(s)),
+    ];
+    for (const t of all) expectProfileError(t.result, 401, `"${t.member}" altered after signing`);
+  });
+});
+
+/** A renewal and a redemption of a fresh pack submitted by a key that never held it. */
+async function strangerAttempts(s: OperatorSetup): Promise<{ renew: Result; redeem: Result }> {
+  const { pack } = await issue(s);
+  const stranger = newKey();
+  return {
+    renew: await s.op.renew(pack, renewalEntry(pack, stranger, newKey())),
+    redeem: await s.op.redeem(pack, redemptionRequest(s, pack, stranger)),
+  };
+}
+
+describe('Cash-Pack API section 5 rule 2: the key matching current_bearer_pk', () => {
+  check(
+    ['CP-5-BEARER-MISMATCH', 'CP-7-BEARER-MISMATCH'],
+    'a renewal or redemption submitted by a key that does not match current_bearer_pk yields BEARER_MISMATCH',
+    async () => {
+      const s = await setup();
+      const r = await strangerAttempts(s);
+      expectErrorCode(r.renew, 'BEARER_MISMATCH', 'renewal signed by a stranger key');
+      expectErrorCode(r.redeem, 'BEARER_MISMATCH', 'redemption signed by a stranger key');
+    },
+  );
+
+  check(['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'], 'BEARER_MISMATCH is HTTP 403 with the error body', async () => {
+    const s = await setup();
+    const r = await strangerAttempts(s);
+    expectProfileError(r.renew, 403, 'renewal signed by a stranger key');
+    expectProfileError(r.redeem, 403, 'redemption signed by a stranger key');
+  });
+});
+
+/** Status reads of a fresh pack by each kind of caller. */
+async function statusReads(s: OperatorSetup): Promise<{ issued: Issued; other: Result; none: Result }> {
+  const issued = await issue(s);
+  const id = issued.pack.pack_id;
+  return {
+    issued,
+    other: await s.op.status(id, s.config.principals.low_balance.status_credential),
+    none: await s.op.status(id),
+  };
+}
+
+describe('Cash-Pack API section 5 rule 3: the status endpoint is restricted', () => {
+  check(
+    ['CP-5-STATUS-ACCESS', 'CP-4-STATUS-RESTRICTED'],
+    'the issuing Principal and the Operator may read the status',
+    async () => {
+      const s = await setup();
+      const { pack } = await issue(s);
+      const principal = expectOk(
+        await s.op.status(pack.pack_id, s.config.principals.funded.status_credential),
+        'status read by the issuing principal',
+      );
+      const op = expectOk(
+        await s.op.status(pack.pack_id, s.config.operator_status_credential),
+        'status read by the Operator',
+      );
+      for (const [who, body] of [
+        ['the issuing principal', principal],
+        ['the Operator', op],
+      ] as const) {
+        assertThat(
+          isObject(body) && body.status === 'ACTIVE',
+          `${who} reads status ACTIVE (got ${JSON.stringify(isObject(body) ? body.status : body)})`,
+        );
+      }
+    },
+  );
+
+  check(
+    ['CP-5-STATUS-ACCESS', 'CP-4-STATUS-RESTRICTED'],
+    'another principal, and a caller without credentials, are refused the status',
+    async () => {
+      const s = await setup();
+      const r = await statusReads(s);
+      expectError(r.other, 'status read by another principal');
+      expectError(r.none, 'status read without credentials');
+    },
+  );
+
+  check(
+    ['PRF-4-STATUS-FORBIDDEN-403'],
+    'a missing credential or another principal\'s answers 403 FORBIDDEN',
+    async () => {
+      const s = await setup();
+      const r = await statusReads(s);
+      for (const [who, result] of [
+        ['another principal', r.other],
+        ['no credential', r.none],
+      ] as const) {
+        expectProfileError(result, 403, `status read by ${who}`);
+        expectErrorCode(result, 'FORBIDDEN', `status read by ${who}`);
+      }
+    },
+  );
+
+  check(
+    ['PRF-4-STATUS-UNKNOWN-404'],
+    'an unknown pack answers 404 PACK_UNKNOWN to an authenticated caller (principal and Operator)',
+    async () => {
+      const s = await setup();
+      for (const [who, credential] of [
+        ['the funded principal', s.config.principals.funded.status_credential],
+        ['the Operator', s.config.operator_status_credential],
+      ] as const) {
+        const r = await s.op.status(randomUUID(), credential);
+        expectProfileError(r, 404, `status of an unknown pack read by ${who}`);
+        expectErrorCode(r, 'PACK_UNKNOWN', `status of an unknown pack read by ${who}`);
+      }
+    },
+  );
+});
+
+/** Redemptions of fresh packs with an identity below the required level, none, or unknown. */
+async function unidentifiedRedemptions(
+  s: OperatorSetup,
+  choices: readonly ('insufficient' | 'none' | 'unknown')[] = ['insufficient', 'none', 'unknown'],
+): Promise<{ choice: string; result: Result; pack: CashPack; issued: Issued }[]> {
+  const out = [];
+  for (const choice of choices) {
+    const issued = await issue(s);
+    const { pack, bearer } = issued;
+    const request =
+      choice === 'unknown'
+        ? redemptionRequest(s, pack, bearer, 'none', {
+            redeemer: { identity_token: randomBytes(24).toString('base64url') },
+          })
+        : redemptionRequest(s, pack, bearer, choice as RedeemerChoice);
+    out.push({ choice, result: await s.op.redeem(pack, request), pack, issued });
+  }
+  return out;
+}
+
+describe('Cash-Pack API section 5 rule 4: the redeemer is identified', () => {
+  check(
+    ['CP-5-REDEEMER-IDENTIFIED', 'CP-7-REDEEMER-NOT-IDENTIFIED', 'CP-1-REDEEMER-IDENTIFIED'],
+    'a redemption whose redeemer is below the required identity level, unknown or absent yields REDEEMER_NOT_IDENTIFIED and leaves the pack ACTIVE',
+    async () => {
+      const s = await setup();
+      for (const r of await unidentifiedRedemptions(s)) {
+        expectErrorCode(r.result, 'REDEEMER_NOT_IDENTIFIED', `redemption with a ${r.choice} redeemer identity`);
+        const status = await statusOf(s, r.pack.pack_id);
+        assertThat(status === 'ACTIVE', `after a refused redemption the pack is still ACTIVE (got ${JSON.stringify(status)})`);
+      }
+    },
+  );
+
+  check(
+    ['PRF-4-REDEEMER-MISSING-403'],
+    'a redemption without redeemer or with an unknown identity token answers 403 REDEEMER_NOT_IDENTIFIED',
+    async () => {
+      const s = await setup();
+      for (const r of await unidentifiedRedemptions(s, ['none', 'unknown'])) {
+        expectProfileError(r.result, 403, `redemption with a ${r.choice} redeemer identity`);
+      }
+    },
+  );
+
+  check(
+    ['PRF-1-ERROR-STATUS'],
+    'REDEEMER_NOT_IDENTIFIED for an identity below the required level is HTTP 403',
+    async () => {
+      const s = await setup();
+      for (const r of await unidentifiedRedemptions(s, ['insufficient'])) expectProfileError(r.result, 403, 'redemption with an insufficient identity');
+    },
+  );
+});

@@ -1,0 +1,168 @@
+/**
+ * Cash-Pack API section 7 (error codes) not covered by sections 5 and 8: DUPLICATE_ID (with
+ * sections 2 and 8, and profile section 1 for redemption_id), CHAIN_DIGEST_MISMATCH and
+ * INSUFFICIENT_BALANCE; profile section 1 statuses and INVALID_REQUEST. Each negative check
+ * breaks exactly one condition (profile section 4, AMB-30).
+ */
+import { check, expectErrorCode, expectOk, skip } from '../_lib/index.js';
+import {
+  type CashPack,
+  expectProfileError,
+  issue,
+  lockRequest,
+  newKey,
+  type OperatorSetup,
+  redemptionRequest,
+  renew,
+  renewalEntry,
+  setup,
+} from './_support/kit.js';
+
+type Result = Awaited<ReturnType<OperatorSetup['op']['issue']>>;
+
+/** A replayed Lock Request (byte-identical), and a new one re-using the request_id. */
+async function requestIdReplays(s: OperatorSetup): Promise<{ what: string; result: Result }[]> {
+  const { request } = lockRequest(s);
+  expectOk(await s.op.issue(request), 'the first issue of the Lock Request');
+  const reused = lockRequest(s, { overrides: { request_id: request.request_id } }).request;
+  return [
+    { what: 'the same Lock Request sent again', result: await s.op.issue(request) },
+    { what: 'a new Lock Request re-using the request_id', result: await s.op.issue(reused) },
+  ];
+}
+
+/** A valid renewal by the current bearer that re-uses the renewal_id of the previous renewal. */
+async function renewalIdReplay(s: OperatorSetup): Promise<Result> {
+  if (s.policy.max_chain_depth < 2) skip('max_chain_depth is below 2: a second renewal would break the depth limit too');
+  const issued = await issue(s);
+  const first = await renew(s, issued.pack, issued.bearer);
+  const entry = renewalEntry(first.pack, first.bearer, newKey(), { renewal_id: first.entry.renewal_id });
+  return s.op.renew(first.pack, entry);
+}
+
+/** A valid redemption of a fresh pack that re-uses the redemption_id of an earlier redemption. */
+async function redemptionIdReplay(s: OperatorSetup): Promise<Result> {
+  const a = await issue(s);
+  const first = redemptionRequest(s, a.pack, a.bearer);
+  expectOk(await s.op.redeem(a.pack, first), 'the first redemption');
+  const b = await issue(s);
+  return s.op.redeem(b.pack, redemptionRequest(s, b.pack, b.bearer, 'sufficient', { redemption_id: first.redemption_id }));
+}
+
+describe('Cash-Pack API sections 2, 7 and 8: DUPLICATE_ID', () => {
+  check(
+    ['CP-2-REQUEST-ID-REPLAY', 'CP-7-DUPLICATE-ID', 'CP-8-ID-SINGLE-USE'],
+    'a request_id seen before is rejected with DUPLICATE_ID (replay and re-use)',
+    async () => {
+      const s = await setup();
+      for (const r of await requestIdReplays(s)) expectErrorCode(r.result, 'DUPLICATE_ID', r.what);
+    },
+  );
+
+  check(
+    ['CP-2-RENEWAL-ID-REPLAY', 'CP-7-DUPLICATE-ID', 'CP-8-ID-SINGLE-USE'],
+    'a renewal_id seen before is rejected with DUPLICATE_ID',
+    async () => {
+      const s = await setup();
+      expectErrorCode(await renewalIdReplay(s), 'DUPLICATE_ID', 'a valid renewal re-using a renewal_id');
+    },
+  );
+
+  check(
+    ['PRF-1-REDEMPTION-ID-REPLAY'],
+    'a redemption_id seen before is rejected with DUPLICATE_ID',
+    async () => {
+      const s = await setup();
+      expectErrorCode(await redemptionIdReplay(s), 'DUPLICATE_ID', 'a valid redemption re-using a redemption_id');
+    },
+  );
+
+  check(['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'], 'DUPLICATE_ID is HTTP 409 with the error body', async () => {
+    const s = await setup();
+    for (const r of await requestIdReplays(s)) expectProfileError(r.result, 409, r.what);
+    expectProfileError(await renewalIdReplay(s), 409, 'a renewal re-using a renewal_id');
+  });
+
+  check(['PRF-1-REDEMPTION-ID-REPLAY'], 'a replayed redemption_id is HTTP 409', async () => {
+    const s = await setup();
+    expectProfileError(await redemptionIdReplay(s), 409, 'a redemption re-using a redemption_id');
+  });
+});
+
+/** The current bearer of a renewed pack submits the current copy with the previous digest d0. */
+async function staleDigest(s: OperatorSetup): Promise<{ renew: Result; redeem: Result }> {
+  const issued = await issue(s);
+  const renewed = await renew(s, issued.pack, issued.bearer);
+  const d0 = issued.pack.chain_digest;
+  const current: CashPack = renewed.pack;
+  return {
+    renew: await s.op.renew(current, renewalEntry(current, renewed.bearer, newKey(), { prev_chain_digest: d0 })),
+    redeem: await s.op.redeem(
+      current,
+      redemptionRequest(s, current, renewed.bearer, 'sufficient', { prev_chain_digest: d0 }),
+    ),
+  };
+}
+
+describe('Cash-Pack API section 7: CHAIN_DIGEST_MISMATCH', () => {
+  check(
+    ['CP-7-CHAIN-DIGEST-MISMATCH'],
+    'a prev_chain_digest that differs from the instrument\'s current chain_digest yields CHAIN_DIGEST_MISMATCH (renew and redeem)',
+    async () => {
+      const s = await setup();
+      const r = await staleDigest(s);
+      expectErrorCode(r.renew, 'CHAIN_DIGEST_MISMATCH', 'renewal citing the previous chain digest');
+      expectErrorCode(r.redeem, 'CHAIN_DIGEST_MISMATCH', 'redemption citing the previous chain digest');
+    },
+  );
+
+  check(['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'], 'CHAIN_DIGEST_MISMATCH is HTTP 409 with the error body', async () => {
+    const s = await setup();
+    const r = await staleDigest(s);
+    expectProfileError(r.renew, 409, 'renewal citing the previous chain digest');
+    expectProfileError(r.redeem, 409, 'redemption citing the previous chain digest');
+  });
+});
+
+/** An issue by the low-balance principal of one unit more than its available balance. */
+async function overBalance(s: OperatorSetup): Promise<Result> {
+  const available = s.config.principals.low_balance.available_balance;
+  if (available === undefined) skip('operator.principals.low_balance.available_balance is not configured');
+  const amount = (BigInt(available) + 1n).toString();
+  if (BigInt(amount) > BigInt(s.policy.max_amount)) {
+    skip('the low-balance principal\'s balance + 1 exceeds max_amount: the amount limit would be broken too');
+  }
+  return s.op.issue(lockRequest(s, { principal: 'low_balance', amount }).request);
+}
+
+describe('Cash-Pack API section 7: INSUFFICIENT_BALANCE', () => {
+  check(
+    ['CP-7-INSUFFICIENT-BALANCE'],
+    'an issue for more than the Principal\'s available balance yields INSUFFICIENT_BALANCE',
+    async () => {
+      const s = await setup();
+      expectErrorCode(await overBalance(s), 'INSUFFICIENT_BALANCE', 'issue above the available balance');
+    },
+  );
+
+  check(['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'], 'INSUFFICIENT_BALANCE is HTTP 422 with the error body', async () => {
+    const s = await setup();
+    expectProfileError(await overBalance(s), 422, 'issue above the available balance');
+  });
+});
+
+describe('Profile section 1: INVALID_REQUEST', () => {
+  check(
+    ['PRF-1-INVALID-REQUEST'],
+    'malformed JSON answers 400 INVALID_REQUEST on issue, renew and redeem',
+    async () => {
+      const s = await setup();
+      const raw = s.op.rawPost?.bind(s.op) ?? skip('the driver cannot send a raw body (custom binding)');
+      for (const endpoint of ['issue', 'renew', 'redeem'] as const) {
+        const r = await raw(endpoint, '{"request_id": ');
+        expectProfileError(r, 400, `${endpoint} with a malformed JSON body`);
+        expectErrorCode(r, 'INVALID_REQUEST', `${endpoint} with a malformed JSON body`);
+      }
+    },
+  );
+});

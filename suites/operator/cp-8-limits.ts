@@ -1,0 +1,100 @@
+/**
+ * Cash-Pack API section 8 (limits) with their section 7 codes: the configured maximum amount
+ * (AMOUNT_EXCEEDS_LIMIT), the permitted expiry range at both ends (EXPIRY_INVALID) and the
+ * maximum renewal chain depth (CHAIN_DEPTH_EXCEEDED). Boundaries as AMB-32 reads them; each
+ * negative check breaks exactly one condition.
+ */
+import { check, expectErrorCode, skip } from '../_lib/index.js';
+import {
+  expectProfileError,
+  issue,
+  lockRequest,
+  newKey,
+  type OperatorSetup,
+  renew,
+  renewalEntry,
+  setup,
+} from './_support/kit.js';
+
+type Result = Awaited<ReturnType<OperatorSetup['op']['issue']>>;
+
+/** Deepest chain the suite builds to reach the depth limit (policies above it are skipped). */
+const MAX_DEPTH_TESTED = 64;
+
+async function overAmount(s: OperatorSetup): Promise<Result> {
+  const amount = (BigInt(s.policy.max_amount) + 1n).toString();
+  return s.op.issue(lockRequest(s, { amount }).request);
+}
+
+/** Issues whose expires_at lies 120 s outside the policy's range, below and above (AMB-32). */
+async function outOfRangeExpiries(s: OperatorSetup): Promise<{ what: string; result: Result }[]> {
+  const below = s.policy.min_expiry_seconds - 120;
+  const above = s.policy.max_expiry_seconds + 120;
+  return [
+    {
+      what: `expires_at ${below} s from now (min_expiry_seconds ${s.policy.min_expiry_seconds})`,
+      result: await s.op.issue(lockRequest(s, { lifetimeSeconds: below }).request),
+    },
+    {
+      what: `expires_at ${above} s from now (max_expiry_seconds ${s.policy.max_expiry_seconds})`,
+      result: await s.op.issue(lockRequest(s, { lifetimeSeconds: above }).request),
+    },
+  ];
+}
+
+/** Renews a fresh pack max_chain_depth times (each must succeed), then once more. */
+async function beyondDepth(s: OperatorSetup): Promise<Result> {
+  const depth = s.policy.max_chain_depth;
+  if (depth > MAX_DEPTH_TESTED) skip(`max_chain_depth ${depth} is above ${MAX_DEPTH_TESTED}, the deepest chain the suite builds`);
+  let { pack, bearer } = await issue(s);
+  for (let n = 0; n < depth; n++) ({ pack, bearer } = await renew(s, pack, bearer));
+  return s.op.renew(pack, renewalEntry(pack, bearer, newKey()));
+}
+
+describe('Cash-Pack API section 8: the configured maximum amount', () => {
+  check(
+    ['CP-7-AMOUNT-EXCEEDS-LIMIT', 'CP-8-MAX-AMOUNT'],
+    'an issue for more than the policy\'s max_amount yields AMOUNT_EXCEEDS_LIMIT',
+    async () => {
+      const s = await setup();
+      expectErrorCode(await overAmount(s), 'AMOUNT_EXCEEDS_LIMIT', 'issue of max_amount + 1');
+    },
+  );
+
+  check(['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'], 'AMOUNT_EXCEEDS_LIMIT is HTTP 422 with the error body', async () => {
+    const s = await setup();
+    expectProfileError(await overAmount(s), 422, 'issue of max_amount + 1');
+  });
+});
+
+describe('Cash-Pack API section 8: the permitted expiry range', () => {
+  check(
+    ['CP-7-EXPIRY-INVALID', 'CP-8-EXPIRY-RANGE'],
+    'an expires_at below min_expiry_seconds or above max_expiry_seconds from now yields EXPIRY_INVALID',
+    async () => {
+      const s = await setup();
+      for (const r of await outOfRangeExpiries(s)) expectErrorCode(r.result, 'EXPIRY_INVALID', `issue with ${r.what}`);
+    },
+  );
+
+  check(['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'], 'EXPIRY_INVALID is HTTP 422 with the error body', async () => {
+    const s = await setup();
+    for (const r of await outOfRangeExpiries(s)) expectProfileError(r.result, 422, `issue with ${r.what}`);
+  });
+});
+
+describe('Cash-Pack API section 8: the maximum renewal chain depth', () => {
+  check(
+    ['CP-7-CHAIN-DEPTH-EXCEEDED', 'CP-8-MAX-CHAIN-DEPTH'],
+    'max_chain_depth renewals succeed, and a renewal once renewal_chain has reached it yields CHAIN_DEPTH_EXCEEDED',
+    async () => {
+      const s = await setup();
+      expectErrorCode(await beyondDepth(s), 'CHAIN_DEPTH_EXCEEDED', 'renewal at the maximum depth');
+    },
+  );
+
+  check(['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'], 'CHAIN_DEPTH_EXCEEDED is HTTP 422 with the error body', async () => {
+    const s = await setup();
+    expectProfileError(await beyondDepth(s), 422, 'renewal at the maximum depth');
+  });
+});

@@ -1,0 +1,159 @@
+/**
+ * Payee suite, CPR-1.0 sections 4.2 (URI delivery formats) and 4.3 (delivery rules: QR code)
+ * with profile section 2: reference and inline URIs, and the QR image of each, decoded from the
+ * harness's PNG and compared with the URI.
+ */
+import { decodeCprUri } from '../../src/codec/index.js';
+import { assertThat, check, skip } from '../_lib/index.js';
+import { type CorpusEntry, corpus, label, validatorErrors } from './_support.js';
+
+type Entry = CorpusEntry & { cpr: unknown };
+
+async function entriesOf(forms: ReadonlyArray<CorpusEntry['form']>): Promise<CorpusEntry[]> {
+  return (await corpus()).filter((e) => forms.includes(e.form));
+}
+
+/** QR entries; skips when the payee offers no QR image at all (graded by the SHOULD check). */
+async function qrEntries(): Promise<CorpusEntry[]> {
+  const entries = await entriesOf(['qr-reference', 'qr-inline']);
+  if (entries.every((e) => e.qrText === undefined && e.problem?.includes('no qr_png_base64')))
+    skip('the payee harness offers no QR image (qr: true answered no qr_png_base64)');
+  return entries;
+}
+
+describe('CPR-1.0 section 4.2: URI delivery formats', () => {
+  check(
+    ['CPR-4.2-REFERENCE-URI', 'CPR-4.2-URI-FORMAT'],
+    'reference delivery yields cpr://<token>?endpoint=<url>',
+    async () => {
+      for (const e of await entriesOf(['reference', 'qr-reference'])) {
+        const d = decodeCprUri(e.uri);
+        assertThat(
+          d.ok && d.value.kind === 'reference',
+          `${label(e)}: the uri has the reference shape (got ${e.uri.slice(0, 80)}${d.ok ? '' : `: ${d.findings.map((f) => f.message).join('; ')}`})`,
+        );
+        assertThat(
+          d.value.token.length > 0 && d.value.endpoint.length > 0,
+          `${label(e)}: token and endpoint are present`,
+        );
+      }
+    },
+  );
+
+  check(
+    ['PRF-2-REFERENCE-URI'],
+    'the reference URI is cpr://{token}?endpoint={percent-encoded https base_url}, retrieved at {endpoint}/cpr/{token}',
+    async () => {
+      for (const e of await entriesOf(['reference', 'qr-reference'])) {
+        const d = decodeCprUri(e.uri);
+        assertThat(d.ok && d.value.kind === 'reference', `${label(e)}: the uri has the reference shape`);
+        const remarks = d.findings.filter((f) => f.requirement === 'PRF-2-REFERENCE-URI');
+        assertThat(remarks.length === 0, `${label(e)}: ${remarks.map((f) => f.message).join('; ')}`);
+        let endpoint: URL | undefined;
+        try {
+          endpoint = new URL(d.value.endpoint);
+        } catch {
+          endpoint = undefined;
+        }
+        assertThat(
+          endpoint?.protocol === 'https:',
+          `${label(e)}: the endpoint is an https URL (got ${d.value.endpoint})`,
+        );
+        if (e.form === 'reference')
+          assertThat(
+            e.cpr !== undefined,
+            `${label(e)}: {endpoint}/cpr/{token} serves the CPR (${e.problem ?? ''})`,
+          );
+      }
+    },
+  );
+
+  check(
+    ['CPR-4.2-INLINE-URI'],
+    'inline delivery yields cpr://inline/<base64url-encoded-json> carrying the full CPR, which the validator accepts',
+    async () => {
+      const entries = await entriesOf(['inline']);
+      for (const e of entries) {
+        const d = decodeCprUri(e.uri);
+        assertThat(
+          d.ok && d.value.kind === 'inline',
+          `${label(e)}: the uri is cpr://inline/<base64url json> (got ${e.uri.slice(0, 60)}${d.ok ? '' : `: ${d.findings.map((f) => f.message).join('; ')}`})`,
+        );
+      }
+      const errors = validatorErrors(entries as Entry[]);
+      assertThat(
+        errors.length === 0,
+        `every inline CPR passes the validator (payee mode); ${errors.length} error(s): ${errors.slice(0, 5).join(' | ')}`,
+      );
+    },
+  );
+
+  check(['PRF-2-INLINE-URI'], 'the inline URI is base64url of the UTF-8 JSON, without padding', async () => {
+    for (const e of await entriesOf(['inline', 'qr-inline'])) {
+      const d = decodeCprUri(e.uri);
+      assertThat(d.ok, `${label(e)}: the inline uri decodes`);
+      const remarks = d.findings.filter((f) => f.requirement === 'PRF-2-INLINE-URI');
+      assertThat(remarks.length === 0, `${label(e)}: ${remarks.map((f) => f.message).join('; ')}`);
+    }
+  });
+});
+
+describe('CPR-1.0 section 4.3: QR code delivery', () => {
+  check(
+    ['CPR-4.3-QR-CODE', 'CPR-4.2-SAME-SCHEME'],
+    'the URI is rendered as a QR code: scanning it yields the same cpr:// URI, which resolves to a valid CPR',
+    async () => {
+      const entries = await qrEntries();
+      for (const e of entries) {
+        assertThat(e.qrText !== undefined, `${label(e)}: ${e.problem ?? 'the QR image is readable'}`);
+        assertThat(
+          e.qrText.startsWith('cpr://'),
+          `${label(e)}: the QR code carries a cpr:// URI, the same scheme as deep links (got ${e.qrText.slice(0, 60)})`,
+        );
+        assertThat(
+          e.cpr !== undefined,
+          `${label(e)}: the scanned URI resolves to the CPR (${e.problem ?? 'no CPR'})`,
+        );
+      }
+      const errors = validatorErrors(entries as Entry[]);
+      assertThat(
+        errors.length === 0,
+        `every CPR reached through a QR code passes the validator (payee mode); ${errors.length} error(s): ${errors.slice(0, 5).join(' | ')}`,
+      );
+    },
+  );
+
+  check(
+    ['PRF-2-QR-CAPACITY'],
+    'the QR payload is the whole URI the harness answered, in one symbol',
+    async () => {
+      for (const e of await qrEntries()) {
+        assertThat(e.qrText !== undefined, `${label(e)}: ${e.problem ?? 'the QR image is readable'}`);
+        assertThat(
+          e.qrText === e.uri,
+          `${label(e)}: the QR payload equals the uri (payload ${e.qrText.slice(0, 60)}..., uri ${e.uri.slice(0, 60)}...)`,
+        );
+      }
+    },
+  );
+
+  check(['PRF-2-QR-ENCODING'], 'the QR code encodes the URI in byte mode', async () => {
+    for (const e of await qrEntries()) {
+      assertThat(e.qrText !== undefined, `${label(e)}: ${e.problem ?? 'the QR image is readable'}`);
+      const remarks = e.qrFindings ?? [];
+      assertThat(remarks.length === 0, `${label(e)}: ${remarks.join('; ')}`);
+    }
+  });
+
+  check(
+    ['CPR-4.3-QR-AND-TOKEN-DELIVERY'],
+    'implementations should support at least QR code and URL token delivery',
+    async () => {
+      const entries = await entriesOf(['reference', 'qr-reference']);
+      const noQr = entries.filter((e) => e.form === 'qr-reference' && e.qrText === undefined);
+      assertThat(noQr.length === 0, `QR delivery is supported: ${noQr[0]?.problem ?? ''}`);
+      const noToken = entries.filter((e) => e.form === 'reference' && e.cpr === undefined);
+      assertThat(noToken.length === 0, `URL token delivery is supported: ${noToken[0]?.problem ?? ''}`);
+    },
+  );
+});

@@ -1,0 +1,367 @@
+/**
+ * Payee suite, CPR-1.0 section 5 (authentication: the ephemeral token), with sections 7 rule 1
+ * and 8 (limits) and profile section 2 (token lifetime, format, randomness, status codes).
+ */
+import { randomBytes } from 'node:crypto';
+import { decodeCprUri, tokenFormatFindings } from '../../src/codec/index.js';
+import {
+  assertThat,
+  check,
+  expectError,
+  expectErrorCode,
+  expectOk,
+  expectStatus,
+  payee,
+  skip,
+} from '../_lib/index.js';
+import {
+  CLOCK_SLACK_SECONDS,
+  corpus,
+  cprLeaks,
+  expiredTokens,
+  harness,
+  inBatches,
+  label,
+  maxTokenTtlSeconds,
+  once,
+  PROFILE_MAX_TOKEN_TTL_SECONDS,
+  type ReferenceRequest,
+  referenceRequest,
+} from './_support.js';
+
+/** Concurrent retrievals of one token in the race check. */
+const RACE_WIDTH = 32;
+/** Tokens sampled for the randomness checks. */
+const TOKEN_SAMPLE = 200;
+/** A token lifetime above every ceiling, asked to see the payee cap it. */
+const LONG_TTL_SECONDS = 3600;
+
+/** Seconds from now until a harness answer's token_expires_at (skips when it is not reported). */
+function lifetimeOf(r: ReferenceRequest, what: string): number {
+  if (r.token_expires_at === undefined)
+    skip('the payee harness does not report token_expires_at, so the token lifetime cannot be read');
+  const at = Date.parse(r.token_expires_at);
+  assertThat(
+    Number.isFinite(at),
+    `${what}: token_expires_at is a timestamp (got ${JSON.stringify(r.token_expires_at)})`,
+  );
+  return (at - Date.now()) / 1000;
+}
+
+describe('CPR-1.0 section 5: the ephemeral token is single use', () => {
+  check(
+    ['CPR-5-TOKEN-SINGLE-USE', 'CPR-8-TOKEN-USES'],
+    'the token is invalidated after the first successful retrieval',
+    async () => {
+      const { uri } = await referenceRequest();
+      expectOk(await payee().retrieve(uri), 'the first retrieval');
+      for (const n of ['second', 'third']) {
+        const again = await payee().retrieve(uri);
+        assertThat(!again.ok, `the ${n} retrieval of the token yields no CPR (the token was invalidated)`);
+      }
+    },
+  );
+
+  check(
+    ['CPR-5-TOKEN-REUSE-ERROR', 'CPR-7-TOKEN-REUSE'],
+    'a token must not be reusable; a repeated use returns an error',
+    async () => {
+      const { uri } = await referenceRequest();
+      expectOk(await payee().retrieve(uri), 'the first retrieval');
+      expectError(await payee().retrieve(uri), 'the second retrieval');
+    },
+  );
+
+  check(['PRF-2-TOKEN-CONSUMED-410'], 'any later use answers 410 TOKEN_CONSUMED', async () => {
+    const { uri } = await referenceRequest();
+    expectOk(await payee().retrieve(uri), 'the first retrieval');
+    for (const n of ['second', 'third']) {
+      const again = await payee().retrieve(uri);
+      expectErrorCode(again, 'TOKEN_CONSUMED', `the ${n} retrieval`);
+      expectStatus(again, 410, `the ${n} retrieval`);
+    }
+  });
+
+  check(
+    ['CPR-5-TOKEN-SINGLE-USE', 'CPR-8-TOKEN-USES'],
+    `exactly one successful retrieval: ${RACE_WIDTH} concurrent retrievals of one token yield one CPR`,
+    async () => {
+      // Warm the payee and the connection path with a burst of the same width (never-issued tokens).
+      await Promise.all(
+        Array.from({ length: RACE_WIDTH }, () => payee().retrieve(randomBytes(20).toString('hex'))),
+      );
+      const { uri } = await referenceRequest();
+      const results = await Promise.all(Array.from({ length: RACE_WIDTH }, () => payee().retrieve(uri)));
+      const served = results.filter((r) => r.ok).length;
+      assertThat(
+        served === 1,
+        `of ${RACE_WIDTH} simultaneous first uses exactly one gets the CPR (AMB-25); ${served} did`,
+      );
+    },
+  );
+
+  check(['PRF-2-TOKEN-UNKNOWN-404'], 'a token never issued answers 404 TOKEN_UNKNOWN', async () => {
+    const real = await referenceRequest();
+    const t = real.ref.token;
+    const last = t.at(-1) === 'a' ? 'b' : 'a';
+    const tokens = [
+      randomBytes(20).toString('hex'), // well-formed, never issued
+      `${t.slice(0, -1)}${last}`, // one character away from a live token
+    ];
+    for (const token of tokens) {
+      const r = await payee().retrieve(token);
+      expectErrorCode(r, 'TOKEN_UNKNOWN', `the retrieval of the never-issued token ${token}`);
+      expectStatus(r, 404, `the retrieval of the never-issued token ${token}`);
+    }
+  });
+});
+
+describe('CPR-1.0 section 5 rule 1 and section 8: the token expires', () => {
+  check(['CPR-5-TOKEN-EXPIRY'], 'the token must expire within the payee-configured window', async () => {
+    const [r] = await expiredTokens();
+    expectError(await payee().retrieve(r.uri), 'a retrieval after the token lifetime (token_ttl_seconds 1)');
+  });
+
+  check(['PRF-2-TOKEN-EXPIRED-410'], 'a use past the token lifetime answers 410 TOKEN_EXPIRED', async () => {
+    const [, r] = await expiredTokens();
+    const got = await payee().retrieve(r.uri);
+    expectErrorCode(got, 'TOKEN_EXPIRED', 'a retrieval after the token lifetime');
+    expectStatus(got, 410, 'a retrieval after the token lifetime');
+  });
+
+  check(
+    ['CPR-5-TOKEN-WINDOW-15-MIN', 'CPR-8-TOKEN-LIFETIME'],
+    'the token lifetime is at most 15 minutes (recommended), even when a longer one is asked',
+    async () => {
+      for (const params of [{}, { token_ttl_seconds: LONG_TTL_SECONDS }]) {
+        const r = await referenceRequest(params);
+        const what = `a token asked with ${JSON.stringify(params)}`;
+        const seconds = lifetimeOf(r, what);
+        assertThat(
+          seconds <= 15 * 60 + CLOCK_SLACK_SECONDS,
+          `${what}: the token lives ${Math.round(seconds)} s, more than 15 minutes`,
+        );
+      }
+    },
+  );
+
+  check(
+    ['PRF-2-TOKEN-LIFETIME'],
+    'the token lifetime is at most 900 s and at most the configured maximum (payee.max_token_ttl_seconds)',
+    async () => {
+      const ceiling = Math.min(maxTokenTtlSeconds(), PROFILE_MAX_TOKEN_TTL_SECONDS);
+      for (const params of [{}, { token_ttl_seconds: LONG_TTL_SECONDS }]) {
+        const r = await referenceRequest(params);
+        const what = `a token asked with ${JSON.stringify(params)}`;
+        const seconds = lifetimeOf(r, what);
+        assertThat(
+          seconds <= ceiling + CLOCK_SLACK_SECONDS,
+          `${what}: token_expires_at is ${Math.round(seconds)} s away, above the ceiling of ${ceiling} s`,
+        );
+      }
+    },
+  );
+
+  check(
+    ['PRF-2-HARNESS-TOKEN-TTL'],
+    'token_ttl_seconds sets the token lifetime (capped at the payee’s maximum)',
+    async () => {
+      const ceiling = Math.min(maxTokenTtlSeconds(), PROFILE_MAX_TOKEN_TTL_SECONDS);
+      const asked = Math.min(60, ceiling);
+      const short = await referenceRequest({ token_ttl_seconds: asked });
+      const shortLife = lifetimeOf(short, `a token asked with token_ttl_seconds ${asked}`);
+      assertThat(
+        Math.abs(shortLife - asked) <= CLOCK_SLACK_SECONDS,
+        `asked for token_ttl_seconds ${asked}, token_expires_at is ${asked} s away (got ${Math.round(shortLife)} s)`,
+      );
+      const long = await referenceRequest({ token_ttl_seconds: LONG_TTL_SECONDS });
+      const longLife = lifetimeOf(long, `a token asked with token_ttl_seconds ${LONG_TTL_SECONDS}`);
+      assertThat(
+        longLife <= ceiling + CLOCK_SLACK_SECONDS,
+        `asked for ${LONG_TTL_SECONDS} s, the lifetime is capped at ${ceiling} s (got ${Math.round(longLife)} s)`,
+      );
+    },
+  );
+});
+
+describe('CPR-1.0 section 5 rules 4-5: TLS only', () => {
+  check(
+    ['CPR-5-TLS-ONLY'],
+    'the token is transmitted only over TLS: every reference URI names an https endpoint',
+    async () => {
+      const entries = (await corpus()).filter((e) => e.form === 'reference' || e.form === 'qr-reference');
+      for (const e of entries) {
+        const d = decodeCprUri(e.uri);
+        assertThat(d.ok && d.value.kind === 'reference', `${label(e)}: the uri has the reference shape`);
+        assertThat(
+          /^https:\/\//i.test(d.value.retrievalUrl),
+          `${label(e)}: the token is sent to an https URL (got ${d.value.retrievalUrl.replace(d.value.token, '{token}')})`,
+        );
+      }
+    },
+  );
+
+  // Decision (AMB-27): after a live token was tried over plain HTTP, the payee may keep it
+  // usable over TLS or invalidate it as exposed; both conform. What never conforms is a CPR (or
+  // any of its fields) in the plain-HTTP answer, or a different CPR over TLS afterwards.
+  check(
+    ['CPR-5-PAYLOAD-TLS-ONLY', 'CPR-INV-8-TLS-ONLY', 'CPR-4.1-TLS-ONLY'],
+    'the payee serves CPR payloads only over TLS: the plain-HTTP address never yields a CPR for a live token',
+    async () => {
+      const p = payee();
+      if (!p.retrievePlainHttp) skip('no plain-HTTP address is configured (payee.plain_http_url)');
+      const r = await referenceRequest();
+      const plain = await p.retrievePlainHttp(r.ref.token);
+      if (plain.answered) {
+        const is2xx = plain.status !== undefined && plain.status >= 200 && plain.status < 300;
+        assertThat(
+          !(is2xx && plain.servedJson !== undefined),
+          `no JSON is served over plain HTTP (got HTTP ${plain.status} with a JSON body)`,
+        );
+        const body = plain.servedJson ?? plain.body ?? '';
+        assertThat(
+          !String(plain.body ?? '').includes(r.request_id),
+          `the plain-HTTP answer does not carry the CPR (its request_id ${r.request_id} appears in it)`,
+        );
+        const leaks = cprLeaks(body);
+        assertThat(
+          leaks.length === 0,
+          `the plain-HTTP answer (HTTP ${plain.status}) carries no CPR field: ${leaks.join('; ')}`,
+        );
+      }
+      const after = await p.retrieve(r.uri);
+      if (after.ok) {
+        const id = (after.cpr as { request_id?: unknown }).request_id;
+        assertThat(
+          id === r.request_id,
+          `over TLS afterwards the token still yields its own CPR (request_id ${r.request_id}, got ${JSON.stringify(id)})`,
+        );
+      } else {
+        const leaks = cprLeaks(after.error.body);
+        assertThat(
+          leaks.length === 0,
+          `the TLS refusal of the exposed token carries no CPR field: ${leaks.join('; ')}`,
+        );
+      }
+    },
+  );
+});
+
+/** The tokens of {@link TOKEN_SAMPLE} fresh reference requests, in issue order. */
+const tokenSample = once(async () => {
+  harness();
+  const reqs = await inBatches(
+    Array.from({ length: TOKEN_SAMPLE }, (_, i) => i),
+    16,
+    () => referenceRequest(),
+  );
+  return reqs.map((r) => r.ref.token);
+});
+
+/**
+ * The bits of a token: RFC 4648 decoding of lowercase base32 or hex (the sample decides which:
+ * hex when every token is hex). Trailing bits that do not fill a byte are padding and dropped.
+ */
+function tokenBits(token: string, hex: boolean): string {
+  const bitsPerChar = hex ? 4 : 5;
+  const alphabet = hex ? '0123456789abcdef' : 'abcdefghijklmnopqrstuvwxyz234567';
+  let bits = '';
+  for (const c of token) bits += alphabet.indexOf(c).toString(2).padStart(bitsPerChar, '0');
+  return bits.slice(0, Math.floor(bits.length / 8) * 8);
+}
+
+/** Length of the common prefix of two bit strings. */
+function commonPrefix(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
+
+/**
+ * Statistical tests on a token sample, tuned so a payee drawing tokens from a CSPRNG never trips
+ * them. For n = 200 tokens of b >= 128 bits (N = 200 b >= 25 600 bits):
+ * - a repeated token: probability <= C(200, 2) * 2^-128, about 6e-35;
+ * - two tokens sharing a 40-bit prefix: <= C(200, 2) * 2^-40 = 19 900 / 1.1e12, about 1.8e-8;
+ * - adjacent tokens (issue order) differing by less than 2^32 as integers: <= 199 * 2^33 / 2^128,
+ *   about 4e-27; all 199 differences equal (a fixed stride): below that;
+ * - monobit: |ones - N/2| / sqrt(N/4) > 6: two-sided normal tail, about 2.0e-9;
+ * - runs: |transitions - (N-1)/2| / sqrt((N-1)/4) > 6: about 2.0e-9.
+ * Together a false positive happens less than once in 40 million runs (about 2.2e-8).
+ * A token with a fixed part (a version prefix, a counter, a timestamp) is reported: the profile
+ * asks for 128 bits of randomness and the suite reads the whole token as random.
+ */
+function randomnessProblems(tokens: readonly string[]): string[] {
+  const problems: string[] = [];
+  const hex = tokens.every((t) => /^[0-9a-f]+$/.test(t));
+  const bits = tokens.map((t) => tokenBits(t, hex));
+  const seen = new Set<string>();
+  for (const t of tokens) {
+    if (seen.has(t)) problems.push(`the token ${t} was issued twice`);
+    seen.add(t);
+  }
+  const sorted = [...bits].sort();
+  let longest = 0;
+  for (let i = 1; i < sorted.length; i++)
+    longest = Math.max(longest, commonPrefix(sorted[i - 1] ?? '', sorted[i] ?? ''));
+  if (longest >= 40)
+    problems.push(`two tokens share their first ${longest} bits (a counter or timestamp prefix?)`);
+  const values = bits.map((b) => (b.length === 0 ? 0n : BigInt(`0b${b}`)));
+  const diffs: bigint[] = [];
+  for (let i = 1; i < values.length; i++) {
+    const d = (values[i] ?? 0n) - (values[i - 1] ?? 0n);
+    diffs.push(d < 0n ? -d : d);
+  }
+  const small = diffs.findIndex((d) => d < 2n ** 32n);
+  if (small >= 0)
+    problems.push(
+      `tokens #${small + 1} and #${small + 2} (issue order) differ by ${diffs[small]} as integers (sequential?)`,
+    );
+  if (diffs.length > 1 && diffs.every((d) => d === diffs[0]))
+    problems.push(`every token differs from the previous one by the same ${diffs[0]} (a fixed stride)`);
+  const all = bits.join('');
+  const n = all.length;
+  if (n > 1000) {
+    const ones = [...all].filter((c) => c === '1').length;
+    const zMono = Math.abs(ones - n / 2) / Math.sqrt(n / 4);
+    if (zMono > 6) problems.push(`monobit test: ${ones} ones in ${n} bits (z = ${zMono.toFixed(1)} > 6)`);
+    let transitions = 0;
+    for (let i = 1; i < n; i++) if (all[i] !== all[i - 1]) transitions++;
+    const zRuns = Math.abs(transitions - (n - 1) / 2) / Math.sqrt((n - 1) / 4);
+    if (zRuns > 6)
+      problems.push(`runs test: ${transitions} bit changes in ${n} bits (z = ${zRuns.toFixed(1)} > 6)`);
+  }
+  return problems;
+}
+
+describe('profile section 2: token format and randomness', () => {
+  check(
+    ['PRF-2-TOKEN-FORMAT'],
+    'tokens are written in lowercase base32 (RFC 4648, no padding) or lowercase hex',
+    async () => {
+      const tokens = await tokenSample();
+      for (const t of tokens) {
+        const bad = tokenFormatFindings(t).filter((f) => f.requirement === 'PRF-2-TOKEN-FORMAT');
+        assertThat(bad.length === 0, bad.map((f) => f.message).join('; '));
+      }
+    },
+  );
+
+  check(
+    ['PRF-2-TOKEN-ENTROPY'],
+    `tokens carry at least 128 bits of randomness: length, no repeats, no shared prefix, no sequence, monobit and runs tests over ${TOKEN_SAMPLE} tokens`,
+    async () => {
+      const tokens = await tokenSample();
+      if (tokens.some((t) => !/^[a-z2-7]+$/.test(t) && !/^[0-9a-f]+$/.test(t)))
+        skip(
+          'the tokens are not lowercase base32 or hex (graded by PRF-2-TOKEN-FORMAT), so their bits cannot be read',
+        );
+      for (const t of tokens) {
+        const short = tokenFormatFindings(t).filter((f) => f.requirement === 'PRF-2-TOKEN-ENTROPY');
+        assertThat(short.length === 0, short.map((f) => f.message).join('; '));
+      }
+      const problems = randomnessProblems(tokens);
+      assertThat(problems.length === 0, `the tokens look random: ${problems.join('; ')}`);
+    },
+    { timeoutMs: 60_000 },
+  );
+});

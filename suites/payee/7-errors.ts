@@ -1,0 +1,138 @@
+/**
+ * Payee suite, CPR-1.0 section 7 (errors: "not shown") as fixed by profile section 1 (the error
+ * body and its status) and section 2 (no error body ever contains CPR fields). Every error the
+ * payee's endpoints answer in the suite's scenarios is collected once and graded here.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  assertThat,
+  check,
+  type DriverError,
+  expectErrorCode,
+  expectOk,
+  expectStatus,
+  type PayeeRequestParams,
+  payee,
+  skip,
+} from '../_lib/index.js';
+import {
+  cprLeaks,
+  errorBodyProblems,
+  expiredRequests,
+  expiredTokens,
+  freshRequest,
+  harness,
+  once,
+  PAYEE_ERROR_STATUS,
+  referenceRequest,
+} from './_support.js';
+
+/** One error answer of the payee, what caused it, and the CPR it must not leak (if known). */
+interface ErrorAnswer {
+  what: string;
+  /** `retrieval` (spec 4.1, profile 2) or `harness` (profile 2 harness). */
+  endpoint: 'retrieval' | 'harness';
+  error: DriverError;
+  knownCpr?: unknown;
+}
+
+/**
+ * Provokes every error of the payee's endpoints once: consumed, expired and unknown tokens;
+ * duplicate, expired and unknown fulfillments; malformed harness bodies. An answer that is not
+ * an error (a fault other checks grade) is left out.
+ */
+const errorAnswers = once(async (): Promise<ErrorAnswer[]> => {
+  harness();
+  const out: ErrorAnswer[] = [];
+  const p = payee();
+  const add = (
+    what: string,
+    endpoint: ErrorAnswer['endpoint'],
+    r: { ok: boolean; error?: DriverError },
+    knownCpr?: unknown,
+  ) => {
+    if (!r.ok && r.error)
+      out.push({ what, endpoint, error: r.error, ...(knownCpr === undefined ? {} : { knownCpr }) });
+  };
+  // Retrieval: a consumed token (its CPR is known and must not leak), an unknown one, an expired one.
+  const used = await referenceRequest();
+  const first = await p.retrieve(used.uri);
+  const cpr = first.ok ? first.cpr : undefined;
+  add('the second use of a token', 'retrieval', await p.retrieve(used.uri), cpr);
+  add('a never-issued token', 'retrieval', await p.retrieve(randomUUID().replace(/-/g, '')));
+  const [, , expired] = await expiredTokens();
+  add('a token past its lifetime', 'retrieval', await p.retrieve(expired.uri));
+  // Harness: fulfillments (duplicate, unknown, expired) and malformed bodies.
+  const h = harness();
+  const { requestId } = await freshRequest();
+  expectOk(await h.fulfill(requestId), 'the first fulfillment');
+  add('a second fulfillment', 'harness', await h.fulfill(requestId));
+  add('the fulfillment of a request_id never issued', 'harness', await h.fulfill(randomUUID()));
+  const [, , expiredId] = await expiredRequests();
+  add('a fulfillment past expires_at', 'harness', await h.fulfill(expiredId));
+  add(
+    'a harness request with an unknown delivery form',
+    'harness',
+    await h.createRequest({ delivery: 'carrier-pigeon' } as unknown as PayeeRequestParams),
+  );
+  add('a fulfillment whose request_id is not a UUID', 'harness', await h.fulfill('not-a-uuid'));
+  return out;
+});
+
+describe('profile section 1: the error body of every payee endpoint', () => {
+  check(
+    ['PRF-1-ERROR-BODY'],
+    'every error answers {"error": {"code": "<CODE>", "message": "<text for a person>"}} with a 4xx status',
+    async () => {
+      const answers = await errorAnswers();
+      assertThat(answers.length > 0, 'the payee answered errors to the error scenarios');
+      for (const a of answers) {
+        const problems = errorBodyProblems(a.error);
+        assertThat(
+          problems.length === 0,
+          `${a.what}: the error body follows profile 1: ${problems.join('; ')}`,
+        );
+      }
+    },
+  );
+
+  check(
+    ['PRF-1-ERROR-STATUS'],
+    'each error code comes with the HTTP status of its row in the profile table',
+    async () => {
+      const answers = await errorAnswers();
+      const graded = answers.filter((a) => a.error.status !== undefined && typeof a.error.code === 'string');
+      if (graded.length === 0) skip('the driver reports no HTTP status or no error code (custom binding)');
+      for (const a of graded) {
+        const want = PAYEE_ERROR_STATUS[a.error.code as string];
+        assertThat(
+          want !== undefined,
+          `${a.what}: the code ${a.error.code} is one of the payee's codes (${Object.keys(PAYEE_ERROR_STATUS).join(', ')})`,
+        );
+        assertThat(
+          a.error.status === want,
+          `${a.what}: ${a.error.code} comes with HTTP ${want} (got ${a.error.status})`,
+        );
+      }
+    },
+  );
+
+  check(['PRF-1-INVALID-REQUEST'], 'a malformed harness body answers 400 INVALID_REQUEST', async () => {
+    const h = harness();
+    const bad = await h.createRequest({ delivery: 'carrier-pigeon' } as unknown as PayeeRequestParams);
+    expectErrorCode(bad, 'INVALID_REQUEST', 'a harness request with delivery "carrier-pigeon"');
+    expectStatus(bad, 400, 'a harness request with delivery "carrier-pigeon"');
+    const badId = await h.fulfill('not-a-uuid');
+    expectErrorCode(badId, 'INVALID_REQUEST', 'a fulfillment whose request_id is "not-a-uuid"');
+    expectStatus(badId, 400, 'a fulfillment whose request_id is "not-a-uuid"');
+  });
+
+  check(['PRF-2-NO-CPR-IN-ERROR'], 'no error body of CPR retrieval ever contains CPR fields', async () => {
+    const answers = (await errorAnswers()).filter((a) => a.endpoint === 'retrieval');
+    assertThat(answers.length > 0, 'the payee answered errors to the retrieval error scenarios');
+    for (const a of answers) {
+      const leaks = cprLeaks(a.error.body, a.knownCpr);
+      assertThat(leaks.length === 0, `${a.what}: ${leaks.join('; ')}`);
+    }
+  });
+});

@@ -1,0 +1,447 @@
+/**
+ * Shared helpers of the payee suite (no checks here): harness access, URI decoding, the
+ * configured ceilings, error-body checks and the corpus of CPRs the document checks grade.
+ *
+ * Everything goes through the payee driver from `context()`; nothing talks HTTP directly.
+ * @packageDocumentation
+ */
+import { decodeCprUri, type ReferenceCprUri } from '../../src/codec/index.js';
+import { readQrPng } from '../../src/codec/qr.js';
+import { parseRfc3339, validateCpr, validateMessage } from '../../src/validator/index.js';
+import {
+  assertThat,
+  type CreatedRequest,
+  context,
+  type DriverError,
+  expectOk,
+  type PayeeHarness,
+  type PayeeRequestParams,
+  payee,
+  skip,
+} from '../_lib/index.js';
+
+/** Profile 2 / spec 5 rule 1: a token lives at most 900 s. */
+export const PROFILE_MAX_TOKEN_TTL_SECONDS = 900;
+/** Profile 2: the suite's default validity ceiling, 30 days. */
+export const DEFAULT_MAX_VALIDITY_SECONDS = 30 * 24 * 3600;
+/**
+ * Slack allowed between the payee's clock and the suite's when comparing a reported expiry with
+ * "now" (seconds). Loopback targets share a clock; a remote one may be a little off.
+ */
+export const CLOCK_SLACK_SECONDS = 5;
+/** Longest wait the suite accepts for an expiry check (ms): the suite must stay fast. */
+export const MAX_WAIT_MS = 5_000;
+
+/** The payee harness, or skip the check with the reason. */
+export function harness(): PayeeHarness {
+  return payee().harness ?? skip('the payee harness is not configured (payee.harness_url)');
+}
+
+/** The token lifetime ceiling the suite checks against: `payee.max_token_ttl_seconds`, default 900. */
+export function maxTokenTtlSeconds(): number {
+  return context().config.payee?.max_token_ttl_seconds ?? PROFILE_MAX_TOKEN_TTL_SECONDS;
+}
+
+/** The validity ceiling the suite checks against: `payee.max_validity_seconds`, default 30 days. */
+export function maxValiditySeconds(): number {
+  return context().config.payee?.max_validity_seconds ?? DEFAULT_MAX_VALIDITY_SECONDS;
+}
+
+/** Asks the harness for a request; fails the check when the harness refuses (PRF-2-HARNESS-REQUESTS). */
+export async function createRequest(params: PayeeRequestParams): Promise<CreatedRequest> {
+  return expectOk(await harness().createRequest(params), `the harness request ${JSON.stringify(params)}`);
+}
+
+/** A reference request and its decoded URI. */
+export interface ReferenceRequest extends CreatedRequest {
+  /** The decoded reference URI (token, endpoint, retrieval URL). */
+  ref: ReferenceCprUri;
+}
+
+/** Decodes a reference URI; fails the check when the harness gave anything else. */
+export function decodeReference(uri: string): ReferenceCprUri {
+  const d = decodeCprUri(uri);
+  assertThat(
+    d.ok && d.value.kind === 'reference',
+    `a reference delivery yields a cpr://<token>?endpoint=<url> uri (spec 4.2), got ${JSON.stringify(uri)}${
+      d.ok ? '' : `: ${d.findings.map((f) => f.message).join('; ')}`
+    }`,
+  );
+  return d.value as ReferenceCprUri;
+}
+
+/** Asks for a reference request and decodes its URI. */
+export async function referenceRequest(params: Partial<PayeeRequestParams> = {}): Promise<ReferenceRequest> {
+  const created = await createRequest({ ...params, delivery: 'reference' });
+  return { ...created, ref: decodeReference(created.uri) };
+}
+
+/** Runs `fn` over `items` with at most `width` calls in flight, keeping the order of results. */
+export async function inBatches<T, R>(
+  items: readonly T[],
+  width: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+  return out;
+}
+
+/** Resolves after `ms` milliseconds (expiry checks; bounded by {@link MAX_WAIT_MS} by callers). */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+}
+
+/**
+ * Every field name a CPR can carry (spec 2.1-2.8): base fields, payee descriptor, requested value
+ * and every sub-interface field. An error body holding any of them as a member leaks the CPR
+ * (profile 2: "No error body ever contains CPR fields").
+ */
+export const CPR_FIELD_NAMES: readonly string[] = [
+  'cpr_version',
+  'request_id',
+  'created_at',
+  'expires_at',
+  'payee',
+  'value',
+  'memo',
+  'rail_hint',
+  'extensions',
+  'display_name',
+  'rail_address',
+  'amount',
+  'asset',
+  'chain_id',
+  'receiver_address',
+  'domain_separator',
+  'order_reference',
+  'acquirer_id',
+  'contract_address',
+  'iban',
+  'bic',
+  'beneficiary_name',
+  'remittance_info',
+  'end_to_end_id',
+  'purpose_code',
+  'account_number',
+  'routing_code',
+  'routing_code_type',
+  'bank_name',
+  'key_type',
+  'key_value',
+  'txid',
+];
+
+/** Member names found at any depth of a JSON value. */
+function memberNames(v: unknown, out: Set<string> = new Set()): Set<string> {
+  if (Array.isArray(v)) for (const x of v) memberNames(x, out);
+  else if (v !== null && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      out.add(k);
+      memberNames(x, out);
+    }
+  }
+  return out;
+}
+
+/** String leaves of a JSON value that identify a CPR (long enough not to occur by chance). */
+function distinctiveStrings(v: unknown, out: string[] = []): string[] {
+  if (typeof v === 'string') {
+    if (v.length >= 8 && v !== 'CPR-1.0') out.push(v);
+  } else if (Array.isArray(v)) for (const x of v) distinctiveStrings(x, out);
+  else if (v !== null && typeof v === 'object') for (const x of Object.values(v)) distinctiveStrings(x, out);
+  return out;
+}
+
+/**
+ * Problems with an error answer's body regarding CPR leakage (profile 2): a member named after a
+ * CPR field, the `CPR-1.0` version marker, or (when the CPR behind it is known) any distinctive
+ * value of that CPR (request_id, IBAN, address...). Empty when nothing leaks.
+ */
+export function cprLeaks(body: unknown, knownCpr?: unknown): string[] {
+  const problems: string[] = [];
+  const text = typeof body === 'string' ? body : JSON.stringify(body ?? null);
+  const names = [...memberNames(body)].filter((n) => CPR_FIELD_NAMES.includes(n));
+  if (names.length > 0)
+    problems.push(`the error body has CPR member(s) ${names.map((n) => `"${n}"`).join(', ')}`);
+  if (text.includes('CPR-1.0')) problems.push('the error body contains the cpr_version value "CPR-1.0"');
+  if (knownCpr !== undefined) {
+    const leaked = [...new Set(distinctiveStrings(knownCpr))].filter((s) => text.includes(s));
+    if (leaked.length > 0)
+      problems.push(
+        `the error body contains value(s) of the CPR: ${leaked
+          .slice(0, 3)
+          .map((s) => JSON.stringify(s))
+          .join(', ')}`,
+      );
+  }
+  return problems;
+}
+
+/**
+ * Problems with an error answer's shape (profile 1): the body is
+ * `{"error": {"code": "<CODE>", "message": "<text>"}}` (schema `cashpack/error-body`: a code of
+ * the profile's table, a non-empty message) and the status is 4xx when the driver reports one.
+ */
+export function errorBodyProblems(error: DriverError): string[] {
+  const problems: string[] = [];
+  const r = validateMessage('cashpack/error-body', error.body);
+  for (const f of r.findings.filter((x) => x.severity === 'error')) {
+    problems.push(`${f.path || 'the body'}: ${f.message}`);
+  }
+  if (error.status !== undefined && (error.status < 400 || error.status > 499)) {
+    problems.push(`the status is ${error.status}, not a 4xx`);
+  }
+  return problems;
+}
+
+/** Profile 1: the HTTP status of each error code of the payee's endpoints. */
+export const PAYEE_ERROR_STATUS: Readonly<Record<string, number>> = {
+  INVALID_REQUEST: 400,
+  TOKEN_UNKNOWN: 404,
+  REQUEST_UNKNOWN: 404,
+  DUPLICATE_ID: 409,
+  REQUEST_EXPIRED: 409,
+  TOKEN_CONSUMED: 410,
+  TOKEN_EXPIRED: 410,
+};
+
+/** One CPR obtained from the payee, with how it was delivered. */
+export interface CorpusEntry {
+  /** `reference`, `inline`, `qr-reference` or `qr-inline`. */
+  form: 'reference' | 'inline' | 'qr-reference' | 'qr-inline';
+  /** The rail_hint asked of the harness. */
+  rail: string;
+  /** The URI the harness answered. */
+  uri: string;
+  /** The request_id the harness answered. */
+  requestId: string;
+  /** The CPR document, or why none was obtained. */
+  cpr?: unknown;
+  /** Why the CPR could not be obtained through this form (undefined when it was). */
+  problem?: string;
+  /** When the form is a QR form: the text the QR image decodes to. */
+  qrText?: string;
+  /** When the form is a QR form: the reader's remarks on the symbol (e.g. not byte mode). */
+  qrFindings?: string[];
+  /** Response headers of the retrieval (reference forms, when the driver reports them). */
+  headers?: Record<string, string>;
+}
+
+/** The rails the corpus asks for (spec 2.4), so every sub-interface is graded. */
+export const CORPUS_RAILS = [
+  'ON_CHAIN',
+  'SEPA_CT',
+  'SEPA_INST',
+  'SWIFT',
+  'ACH',
+  'PIX',
+  'UPI',
+  'OPEN',
+] as const;
+
+/** Default amounts per rail: a fixed amount for most, an open amount for OPEN (spec 2.3). */
+const CORPUS_AMOUNT: Readonly<Record<string, string | undefined>> = {
+  ON_CHAIN: '25000000',
+  SEPA_CT: '1999',
+  SEPA_INST: '500',
+  SWIFT: '125000',
+  ACH: '4200',
+  PIX: '1500',
+  UPI: '9900',
+  OPEN: undefined,
+};
+
+/** Obtains one corpus entry: asks the harness, then retrieves or decodes the CPR. */
+async function corpusEntry(rail: string, form: CorpusEntry['form']): Promise<CorpusEntry> {
+  const qr = form === 'qr-reference' || form === 'qr-inline';
+  const delivery = form === 'inline' || form === 'qr-inline' ? 'inline' : 'reference';
+  const amount = CORPUS_AMOUNT[rail];
+  const params: PayeeRequestParams = {
+    rail_hint: rail,
+    ...(amount === undefined ? {} : { amount }),
+    memo: `Conformance ${form} ${rail}`,
+    delivery,
+    ...(qr ? { qr: true as const } : {}),
+  };
+  const created = await createRequest(params);
+  const entry: CorpusEntry = { form, rail, uri: created.uri, requestId: created.request_id };
+  let uri = created.uri;
+  if (qr) {
+    if (created.qr_png_base64 === undefined) {
+      entry.problem = 'the harness was asked for qr: true and answered no qr_png_base64';
+      return entry;
+    }
+    const read = readQrPng(Buffer.from(created.qr_png_base64, 'base64'));
+    if (!read.ok) {
+      entry.problem = `the QR image cannot be read: ${read.findings.map((f) => f.message).join('; ')}`;
+      return entry;
+    }
+    entry.qrText = read.text;
+    entry.qrFindings = read.findings.map((f) => `[${f.requirement}] ${f.message}`);
+    uri = read.text; // spec 4.3 rule 1: the paying application resolves the URI it scanned
+  }
+  const r = await payee().retrieve(uri);
+  if (!r.ok) {
+    const e = r.error;
+    entry.problem = `retrieving ${uri.slice(0, 80)} failed (${[
+      e.status && `HTTP ${e.status}`,
+      e.code,
+      e.message,
+    ]
+      .filter(Boolean)
+      .join(', ')})`;
+    return entry;
+  }
+  entry.cpr = r.cpr;
+  if (r.headers) entry.headers = r.headers;
+  return entry;
+}
+
+let corpusPromise: Promise<CorpusEntry[]> | undefined;
+
+/**
+ * The CPRs the document checks grade: one per rail (spec 2.4) and delivery form (spec 4.2-4.3:
+ * reference URI, inline URI, QR of each), obtained once per run (later checks reuse it).
+ */
+export function corpus(): Promise<CorpusEntry[]> {
+  harness(); // skip before starting when there is no harness
+  corpusPromise ??= (async () => {
+    const forms: CorpusEntry['form'][] = ['reference', 'inline', 'qr-reference', 'qr-inline'];
+    const jobs = CORPUS_RAILS.flatMap((rail) => forms.map((form) => ({ rail, form })));
+    return inBatches(jobs, 8, (j) => corpusEntry(j.rail, j.form));
+  })();
+  // a failed attempt is not cached: the next check tries again and reports its own error
+  corpusPromise.catch(() => {
+    corpusPromise = undefined;
+  });
+  return corpusPromise;
+}
+
+/** Corpus entries that yielded a CPR. */
+export async function corpusDocuments(): Promise<Array<CorpusEntry & { cpr: unknown }>> {
+  const all = await corpus();
+  const docs = all.filter((e): e is CorpusEntry & { cpr: unknown } => e.cpr !== undefined);
+  if (docs.length === 0) {
+    const first = all[0]?.problem ?? 'no request was issued';
+    assertThat(false, `the payee delivered no CPR in any form (${first})`);
+  }
+  return docs;
+}
+
+/** A short label of a corpus entry for messages. */
+export function label(e: CorpusEntry): string {
+  return `${e.form} ${e.rail} (request_id ${e.requestId})`;
+}
+
+/**
+ * Requirements of validator findings that their own checks grade (version, request_id form, no
+ * payer data, validity ceiling); the per-form "the validator accepts the CPR" checks leave them
+ * out so that one fault is reported once, under its own requirement.
+ */
+export const GRADED_ELSEWHERE: ReadonlySet<string> = new Set([
+  'CPR-2.1-VERSION',
+  'CPR-9-VERSION',
+  'PRF-1-IDENTIFIER-UUID',
+  'CPR-2.1-REQUEST-ID-UUIDV4',
+  'PRF-1-IDENTIFIER-UUIDV4',
+  'CPR-INV-1-NO-PAYER-DATA',
+  'PRF-2-VALIDITY-CEILING',
+]);
+
+/**
+ * Validator verdict (payee mode, the configured validity ceiling) on the CPRs of `entries`:
+ * one line per error finding whose requirement is not {@link GRADED_ELSEWHERE}.
+ */
+export function validatorErrors(entries: ReadonlyArray<CorpusEntry & { cpr: unknown }>): string[] {
+  const out: string[] = [];
+  for (const e of entries) {
+    const r = validateCpr(e.cpr, { mode: 'payee', maxValiditySeconds: maxValiditySeconds() });
+    for (const f of r.findings) {
+      if (f.severity !== 'error' || GRADED_ELSEWHERE.has(f.requirement)) continue;
+      out.push(`${label(e)}: [${f.requirement}] ${f.path || '(root)'}: ${f.message}`);
+    }
+  }
+  return out;
+}
+
+/**
+ * Waits until `instantMs` (an expiry the payee reported) has passed on the payee's clock too:
+ * `slackMs` after it on the suite's clock. Skips the check when that is further away than
+ * {@link MAX_WAIT_MS}: the suite stays fast, and says why it did not wait.
+ */
+export async function waitPast(instantMs: number, what: string, slackMs = 600): Promise<void> {
+  const wait = instantMs - Date.now() + slackMs;
+  if (wait > MAX_WAIT_MS) {
+    skip(
+      `${what} is ${Math.round(wait / 1000)} s away (the payee grants no shorter lifetime); the suite waits at most ${MAX_WAIT_MS / 1000} s`,
+    );
+  }
+  await sleep(wait);
+}
+
+/** Memoizes an async value per run (retrying after a failure). */
+export function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let p: Promise<T> | undefined;
+  return () => {
+    p ??= make();
+    p.catch(() => {
+      p = undefined;
+    });
+    return p;
+  };
+}
+
+/** A fresh request (inline: no token spent), its request_id and expires_at. */
+export async function freshRequest(
+  validitySeconds?: number,
+): Promise<{ requestId: string; expiresAtMs: number }> {
+  const created = await createRequest({
+    delivery: 'inline',
+    ...(validitySeconds === undefined ? {} : { validity_seconds: validitySeconds }),
+  });
+  const d = decodeCprUri(created.uri);
+  assertThat(d.ok && d.value.kind === 'inline', 'an inline delivery yields cpr://inline/<data>');
+  const expires = parseRfc3339(String(d.value.document.expires_at));
+  assertThat(expires !== null, 'the CPR carries expires_at as an RFC 3339 timestamp');
+  return { requestId: created.request_id, expiresAtMs: expires.epochMs };
+}
+
+/**
+ * Three requests past their expires_at (one for each check that needs one), after one shared
+ * wait of about 1-2 s: asked with validity_seconds 1.
+ */
+export const expiredRequests = once(async () => {
+  const reqs = [await freshRequest(1), await freshRequest(1), await freshRequest(1)];
+  await waitPast(
+    Math.max(...reqs.map((r) => r.expiresAtMs)),
+    'expires_at of a request asked with validity_seconds 1',
+  );
+  const [a, b, c] = reqs.map((r) => r.requestId) as [string, string, string];
+  return [a, b, c] as const;
+});
+
+/**
+ * Three reference requests whose tokens are past their lifetime (one for each check that needs
+ * one), after one shared wait of about 1-2 s: asked with token_ttl_seconds 1.
+ */
+export const expiredTokens = once(async () => {
+  const asked = Date.now();
+  const reqs = [
+    await referenceRequest({ token_ttl_seconds: 1 }),
+    await referenceRequest({ token_ttl_seconds: 1 }),
+    await referenceRequest({ token_ttl_seconds: 1 }),
+  ];
+  const until = Math.max(
+    ...reqs.map((r) => (r.token_expires_at === undefined ? asked + 1000 : Date.parse(r.token_expires_at))),
+  );
+  await waitPast(until, 'the expiry of a token asked with token_ttl_seconds 1');
+  return reqs as [ReferenceRequest, ReferenceRequest, ReferenceRequest];
+});

@@ -1,0 +1,162 @@
+/**
+ * CPR-1.0 section 4.4 (derivation operation), step 1 "parse and validate" and step 7
+ * "assemble", with 4.3 rule 3 (validate cpr_version, request_id and expires_at before
+ * processing) and invariant 7: generated valid requests yield a Payment; every single-defect
+ * mutation of one is refused, with the profile's code.
+ */
+import fc from 'fast-check';
+import { amountArbitrary, cprArbitrary } from '../../src/testing/arbitraries.js';
+import { CPR_MUTATIONS, type CprMutation } from '../../src/testing/mutations.js';
+import { validateMessage } from '../../src/validator/validate-message.js';
+import { assertProperty, check, forEachWalletChannel, skip } from '../_lib/index.js';
+import {
+  deriveContext,
+  expectationOf,
+  expectRejection,
+  expectRejectionCode,
+  fail,
+  ibanCpr,
+  type JsonObject,
+  paymentOrUnsupported,
+  payableCprArbitrary,
+  short,
+} from './_wallet.js';
+
+/**
+ * Mutations a wallet is not graded on: a non-UUID request_id (AMB-23), created_at after
+ * expires_at (AMB-14: a wallet checks only that expires_at is in the future), and members named
+ * after payer or state data (the wallet must ignore unrecognised members, spec 9 rule 3 and
+ * AMB-29; whether such data reaches the Payment is checked in section 2.10).
+ */
+const NOT_GRADED_IN_WALLET = new Set([
+  'request-id-not-uuid',
+  'created-after-expires',
+  'payer-data-top-level',
+  'payer-data-in-extensions',
+  'status-field',
+  'authorization-in-extensions',
+]);
+
+/** The wallet-reading mutations graded here. */
+const WALLET_MUTATIONS: readonly CprMutation[] = CPR_MUTATIONS.filter(
+  (m) => m.modes.includes('wallet') && !NOT_GRADED_IN_WALLET.has(m.name),
+);
+
+/** The profile 3 code(s) a wallet answers for a mutation. */
+function codesFor(m: CprMutation): string[] {
+  if (m.name === 'version-wrong') return ['INVALID_VERSION'];
+  if (m.name === 'version-missing') return ['INVALID_VERSION', 'INVALID_STRUCTURE'];
+  if (m.name === 'expired') return ['EXPIRED'];
+  return ['INVALID_STRUCTURE'];
+}
+
+/** A payable CPR and one mutation that applies to it, with the mutated document. */
+function mutatedArbitrary(): fc.Arbitrary<{ mutation: string; codes: string[]; cpr: JsonObject }> {
+  return fc
+    .tuple(payableCprArbitrary(), fc.constantFrom(...WALLET_MUTATIONS))
+    .filter(([cpr, m]) => m.applies(cpr))
+    .map(([cpr, m]) => ({ mutation: m.name, codes: codesFor(m), cpr: m.apply(cpr, new Date()) }));
+}
+
+describe('CPR-1.0 section 4.4: derivation operation', () => {
+  forEachWalletChannel((wallet) => {
+    check(
+      ['CPR-INV-7-DERIVATION', 'CPR-4.4-ASSEMBLE-PAYMENT'],
+      'a conformant paying application performs derivation as in 4.4: every valid request it can pay yields a Payment',
+      async () => {
+        await assertProperty(
+          fc.asyncProperty(cprArbitrary({ now: new Date() }), amountArbitrary(), async (generated, payerAmount) => {
+            const cpr = structuredClone(generated);
+            delete cpr.extensions; // unknown extensions have their own checks (section 9)
+            if (expectationOf(cpr) === 'unsupported') return;
+            const open = (cpr.value as JsonObject).amount === undefined;
+            const context = deriveContext(open ? { payer_amount: payerAmount } : {});
+            // a payment, or UNSUPPORTED_RAIL where the config allows it; anything else fails
+            paymentOrUnsupported(await wallet.derive({ cpr, context }), cpr, 'the derivation');
+          }),
+        );
+      },
+    );
+
+    check(
+      ['CPR-4.4-PARSE-VALIDATE', 'CPR-INV-7-VALIDATES-BASE'],
+      'parse and validate: every single-defect mutation of a valid request is refused (generated CPRs)',
+      async () => {
+        await assertProperty(
+          fc.asyncProperty(mutatedArbitrary(), async ({ mutation, cpr }) => {
+            const r = await wallet.derive({ cpr, context: deriveContext() });
+            if (r.ok) fail(`the wallet derived a payment from a request with the defect "${mutation}"`);
+          }),
+        );
+      },
+    );
+
+    check(
+      ['PRF-3-DERIVE-ERROR-CODES'],
+      'a defective request is refused with 422 and its profile code (INVALID_VERSION, EXPIRED, INVALID_STRUCTURE) and a message',
+      async () => {
+        await assertProperty(
+          fc.asyncProperty(mutatedArbitrary(), async ({ mutation, codes, cpr }) => {
+            const r = await wallet.derive({ cpr, context: deriveContext() });
+            expectRejectionCode(r, codes, `the request with the defect "${mutation}"`);
+          }),
+        );
+      },
+    );
+
+    for (const [what, overrides] of [
+      ['without request_id', { request_id: undefined }],
+      ['whose request_id is not a string', { request_id: 42 }],
+    ] as const) {
+      check(
+        ['CPR-4.3-VALIDATE-BEFORE-PROCESSING', 'CPR-4.4-PARSE-VALIDATE'],
+        `the paying application validates request_id before processing: a request ${what} is refused`,
+        async () => {
+          expectRejection(await wallet.derive({ cpr: ibanCpr(overrides), context: deriveContext() }), `a request ${what}`);
+        },
+      );
+      check(['PRF-3-DERIVE-ERROR-CODES'], `a request ${what} is refused with 422 INVALID_STRUCTURE`, async () => {
+        const r = await wallet.derive({ cpr: ibanCpr(overrides), context: deriveContext() });
+        expectRejectionCode(r, ['INVALID_STRUCTURE'], `a request ${what}`);
+      });
+    }
+
+    const malformed: [string, Record<string, unknown>][] = [
+      ['without payee', { payee: undefined }],
+      ['without value', { value: undefined }],
+      ['whose value has no asset', { value: { amount: '100' } }],
+      ['whose payee is a string', { payee: 'Conformance Shop' }],
+      ['without the required field of its sub-interface (iban)', { iban: undefined }],
+    ];
+    for (const [what, overrides] of malformed) {
+      check(
+        ['CPR-4.4-PARSE-VALIDATE', 'CPR-INV-7-VALIDATES-BASE'],
+        `parse and validate the structure: a request ${what} is refused`,
+        async () => {
+          expectRejection(await wallet.derive({ cpr: ibanCpr(overrides), context: deriveContext() }), `a request ${what}`);
+        },
+      );
+    }
+    check(['PRF-3-DERIVE-ERROR-CODES'], 'a malformed request is refused with 422 INVALID_STRUCTURE', async () => {
+      for (const [what, overrides] of malformed) {
+        const r = await wallet.derive({ cpr: ibanCpr(overrides), context: deriveContext() });
+        expectRejectionCode(r, ['INVALID_STRUCTURE'], `a request ${what}`);
+      }
+    });
+
+    check(
+      ['PRF-3-HARNESS-MESSAGE-SCHEMA'],
+      'a refusal answer has the profile shape {error: {code, message}} on the wire',
+      async () => {
+        const r = await wallet.derive({ cpr: ibanCpr({ value: undefined }), context: deriveContext() });
+        const err = expectRejection(r, 'a request without value');
+        if (err.body === undefined) skip('the driver reports no answer body (custom binding); PROFILE check not applicable');
+        const verdict = validateMessage('harness/derive-error', err.body);
+        const errors = verdict.findings.filter((f) => f.severity === 'error');
+        if (errors.length > 0) {
+          fail(`the refusal ${short(err.body)} does not have the profile shape: ${errors.slice(0, 3).map((f) => `${f.path || '(root)'} ${f.message}`).join('; ')}`);
+        }
+      },
+    );
+  });
+});

@@ -1,0 +1,193 @@
+/**
+ * CPR-1.0 section 4.5 (interoperability behaviors) and section 7 rules 3-4: an unsupported
+ * rail_hint is answered with a message for a person, never silently; an open amount takes the
+ * payer's amount; a fixed amount is paid in full or refused.
+ */
+import fc from 'fast-check';
+import { amountArbitrary, cprArbitrary } from '../../src/testing/arbitraries.js';
+import type { SubInterface } from '../../src/validator/subinterface.js';
+import { assertProperty, assertThat, check, type DeriveResult, forEachWalletChannel, skip } from '../_lib/index.js';
+import {
+  cprOfSubInterface,
+  deriveContext,
+  describeResult,
+  expectationOf,
+  expectPayment,
+  expectRejection,
+  expectRejectionCode,
+  fail,
+  ibanCpr,
+  instantKeyCpr,
+  type JsonObject,
+  member,
+  paymentOrUnsupported,
+  type Rail,
+  RAILS,
+  RAILS_OF_SUB_INTERFACE,
+  short,
+  supportedRails,
+} from './_wallet.js';
+
+const BIG_PAYER_AMOUNT = (2n ** 128n + 7n).toString();
+
+/** A valid CPR hinting `rail`. */
+function cprHinting(rail: Rail): JsonObject {
+  switch (rail) {
+    case 'PIX':
+    case 'UPI':
+      return instantKeyCpr(rail);
+    case 'ACH':
+      return cprOfSubInterface('account');
+    case 'ON_CHAIN':
+      return cprOfSubInterface('onchain');
+    default:
+      return ibanCpr({ rail_hint: rail });
+  }
+}
+
+/** `wallet.supported_rails`, or skip: the suite cannot know which rail is unsupported. */
+function requireSupportedRails(): readonly Rail[] {
+  return (
+    supportedRails() ??
+    skip('wallet.supported_rails is not in the config, so the suite cannot pick a rail the wallet does not support')
+  );
+}
+
+/** A sub-interface none of whose rails the wallet supports, or skip. */
+function unpayableSubInterface(): SubInterface {
+  const supported = requireSupportedRails();
+  const sub = (['instant-key', 'account', 'onchain', 'iban'] as const).find(
+    (s) => !RAILS_OF_SUB_INTERFACE[s].some((r) => supported.includes(r)),
+  );
+  return sub ?? skip(`the wallet supports a rail of every sub-interface (${supported.join(', ')}), so every request can be paid`);
+}
+
+/** A rail the wallet does not support, preferring one whose sub-interface it can otherwise pay. */
+function unsupportedRail(): Rail {
+  const supported = requireSupportedRails();
+  const missing = RAILS.filter((r) => !supported.includes(r));
+  if (missing.length === 0) skip('wallet.supported_rails names every rail: no unsupported rail to test');
+  return missing.find((r) => expectationOf(cprHinting(r)) === 'either') ?? (missing[0] as Rail);
+}
+
+/** A refusal reads as a sentence for a person: letters and spaces, not just a code. */
+function humanReadable(message: unknown): boolean {
+  return typeof message === 'string' && /[A-Za-z]{2,}\s+\S*[A-Za-z]{2,}/.test(message.trim());
+}
+
+/** The wallet answered something: a Payment, or a refusal that carries a code or a message. */
+function answered(r: DeriveResult): boolean {
+  if (r.ok) return true;
+  if (r.error.body !== undefined) return typeof member(r.error.body, 'error') === 'object';
+  return r.error.code !== undefined || (r.error.message ?? '') !== '';
+}
+
+describe('CPR-1.0 section 4.5: interoperability behaviors', () => {
+  forEachWalletChannel((wallet) => {
+    check(
+      ['CPR-4.5-UNSUPPORTED-RAIL-NOT-IGNORED'],
+      'a request the wallet cannot pay on any rail it supports is not silently turned into a Payment: it is refused',
+      async () => {
+        const sub = unpayableSubInterface();
+        const r = await wallet.derive({ cpr: cprOfSubInterface(sub), context: deriveContext() });
+        assertThat(!r.ok, `the wallet derived a payment for a ${sub} request although it supports none of ${RAILS_OF_SUB_INTERFACE[sub].join(', ')} (wallet.supported_rails)`);
+        assertThat(answered(r), `the refusal says nothing: ${describeResult(r)}`);
+      },
+    );
+
+    check(['PRF-3-DERIVE-ERROR-CODES'], 'a request on no supported rail is refused with 422 UNSUPPORTED_RAIL and a message', async () => {
+      const sub = unpayableSubInterface();
+      expectRejectionCode(await wallet.derive({ cpr: cprOfSubInterface(sub), context: deriveContext() }), ['UNSUPPORTED_RAIL'], `the ${sub} request`);
+    });
+
+    check(
+      ['CPR-4.5-UNSUPPORTED-RAIL-NOT-IGNORED'],
+      'a rail_hint the wallet does not support is not silently ignored: the wallet answers with a Payment or a refusal',
+      async () => {
+        const rail = unsupportedRail();
+        const r = await wallet.derive({ cpr: cprHinting(rail), context: deriveContext() });
+        assertThat(answered(r), `the wallet answered neither a payment nor a refusal for rail_hint ${rail}: ${describeResult(r)}`);
+      },
+    );
+
+    check(
+      ['CPR-4.5-UNSUPPORTED-RAIL-MESSAGE', 'CPR-7-UNSUPPORTED-RAIL'],
+      'an unsupported rail_hint yields a human-readable message that the method is unsupported',
+      async () => {
+        const rail = unsupportedRail();
+        const r = await wallet.derive({ cpr: cprHinting(rail), context: deriveContext() });
+        if (r.ok) fail(`the wallet derived a payment for rail_hint ${rail}, which it does not support, without a message for the payer`);
+        assertThat(humanReadable(r.error.message), `the refusal of rail_hint ${rail} has no human-readable message: ${describeResult(r)}`);
+      },
+    );
+
+    check(['PRF-3-DERIVE-ERROR-CODES'], 'a refused unsupported rail_hint is 422 UNSUPPORTED_RAIL with a message', async () => {
+      const rail = unsupportedRail();
+      const r = await wallet.derive({ cpr: cprHinting(rail), context: deriveContext() });
+      if (r.ok) skip(`the wallet paid the ${rail}-hinted request (by another rail, which spec 4.4 step 2 allows); no refusal to grade`);
+      expectRejectionCode(r, ['UNSUPPORTED_RAIL'], `the request hinting ${rail}`);
+    });
+
+    check(
+      ['CPR-4.5-OPEN-AMOUNT', 'CPR-2.3-AMOUNT-OMITTED-OPEN'],
+      'amount omitted: the amount the payer gives becomes the payment amount',
+      async () => {
+        const cpr = ibanCpr({ value: { asset: { type: 'fiat', code: 'EUR' } } });
+        const payment = expectPayment(
+          await wallet.derive({ cpr, context: deriveContext({ payer_amount: BIG_PAYER_AMOUNT }) }),
+          'the derivation of an open-amount request with context.payer_amount',
+        );
+        const amount = member(member(payment, 'value'), 'amount');
+        assertThat(amount === BIG_PAYER_AMOUNT, `payment.value.amount is ${short(amount)}, expected the payer's amount ${BIG_PAYER_AMOUNT}`);
+      },
+    );
+
+    check(
+      ['CPR-4.5-OPEN-AMOUNT', 'CPR-2.3-AMOUNT-OMITTED-OPEN'],
+      "amount omitted: the payer's amount becomes the payment amount (generated open-amount CPRs of every rail)",
+      async () => {
+        await assertProperty(
+          fc.asyncProperty(cprArbitrary({ now: new Date() }), amountArbitrary(), async (generated, payerAmount) => {
+            const cpr = structuredClone(generated);
+            delete cpr.extensions;
+            delete (cpr.value as JsonObject).amount;
+            if (expectationOf(cpr) === 'unsupported') return;
+            const r = await wallet.derive({ cpr, context: deriveContext({ payer_amount: payerAmount }) });
+            const payment = paymentOrUnsupported(r, cpr, 'the derivation of an open-amount request');
+            if (!payment) return;
+            const amount = member(member(payment, 'value'), 'amount');
+            if (amount !== payerAmount) fail(`payment.value.amount is ${short(amount)}, expected the payer's amount ${payerAmount}`);
+          }),
+        );
+      },
+    );
+
+    check(
+      ['CPR-4.5-OPEN-AMOUNT'],
+      'amount omitted and no amount from the payer: no payment is derived (the payer must be prompted)',
+      async () => {
+        const cpr = ibanCpr({ value: { asset: { type: 'fiat', code: 'EUR' } } });
+        expectRejection(await wallet.derive({ cpr, context: deriveContext() }), 'an open-amount request without context.payer_amount');
+      },
+    );
+
+    check(['PRF-3-DERIVE-ERROR-CODES'], 'an open amount without the payer\'s amount is refused with 422 AMOUNT_REQUIRED', async () => {
+      const cpr = ibanCpr({ value: { asset: { type: 'fiat', code: 'EUR' } } });
+      expectRejectionCode(await wallet.derive({ cpr, context: deriveContext() }), ['AMOUNT_REQUIRED'], 'an open-amount request without context.payer_amount');
+    });
+
+    check(
+      ['CPR-4.5-FULL-AMOUNT', 'CPR-4.5-NO-PARTIAL', 'CPR-7-AMOUNT-NOT-PAYABLE'],
+      'amount present: the full amount is paid or the request rejected, whatever amount the payer offers',
+      async () => {
+        for (const offered of ['1', '12499', '12501']) {
+          const cpr = ibanCpr();
+          const r = await wallet.derive({ cpr, context: deriveContext({ payer_amount: offered }) });
+          if (!r.ok) continue; // rejecting is allowed (AMB-19)
+          const amount = member(member(r.payment, 'value'), 'amount');
+          assertThat(amount === '12500', `with payer_amount ${offered}, payment.value.amount is ${short(amount)}; the request's full amount is "12500"`);
+        }
+      },
+    );
+  });
+});

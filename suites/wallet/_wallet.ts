@@ -1,0 +1,277 @@
+/**
+ * Shared helpers of the wallet suite (not a suite: it registers no check). Derivation contexts,
+ * fixed and generated CPRs, what the suite may expect of a CPR given `wallet.supported_rails`,
+ * and the SPEC / PROFILE assertions on derivation answers (profile section 3).
+ * @packageDocumentation
+ */
+import { AssertionError } from 'node:assert';
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { amountArbitrary, cprArbitrary, type CprRail, type JsonObject } from '../../src/testing/arbitraries.js';
+import { appliedSubInterface, RAIL_HINTS, type SubInterface } from '../../src/validator/subinterface.js';
+import { context, type DeriveContext, type DeriveResult, skip } from '../_lib/index.js';
+
+export type { JsonObject };
+
+/** One hour in milliseconds. */
+export const HOUR = 3_600_000;
+
+/** The executable rails (spec 2.4 without OPEN). */
+export const RAILS = RAIL_HINTS.filter((r) => r !== 'OPEN');
+
+/** An executable rail. */
+export type Rail = (typeof RAILS)[number];
+
+/** The rails each sub-interface serves (profile section 2). */
+export const RAILS_OF_SUB_INTERFACE: Readonly<Record<SubInterface, readonly Rail[]>> = {
+  onchain: ['ON_CHAIN'],
+  iban: ['SEPA_CT', 'SEPA_INST', 'SWIFT'],
+  account: ['ACH'],
+  'instant-key': ['PIX', 'UPI'],
+};
+
+/** The three codes a derivation may be refused with for a defect of the document (profile 3). */
+export const DERIVE_ERROR_CODES = [
+  'EXPIRED',
+  'INVALID_VERSION',
+  'INVALID_STRUCTURE',
+  'UNSUPPORTED_RAIL',
+  'AMOUNT_REQUIRED',
+  'TOKEN_REJECTED',
+] as const;
+
+/**
+ * A fresh DerivationContext (spec 2.9): the payer, the ExecutionContext and the authorization
+ * are the paying application's own, each carrying a unique marker so a check can tell them
+ * apart from anything in the CPR. The ExecutionContext names no rail (the profile leaves its
+ * members open), so the wallet selects the rail (spec 4.4 step 2).
+ */
+export function deriveContext(extra: Partial<DeriveContext> = {}): DeriveContext {
+  const marker = randomUUID();
+  return {
+    payer: { id: `payer-${marker}`, display_name: 'Conformance Payer', kind: 'natural_person' },
+    rail: { execution_id: `exec-${marker}`, channel: 'cpr-conformance' },
+    authorization: { type: 'conformance-test', proof: `auth-${marker}` },
+    ...extra,
+  };
+}
+
+/** An RFC 3339 instant with `Z`, `offsetMs` from now, without milliseconds. */
+export function isoFromNow(offsetMs: number): string {
+  return new Date(Math.floor((Date.now() + offsetMs) / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/**
+ * A fixed valid CPR (SEPA Credit Transfer, IBAN sub-interface, spec 2.6) valid for one more
+ * hour, with a fresh request_id; `overrides` replace or add top-level members (`undefined`
+ * removes one).
+ */
+export function ibanCpr(overrides: Record<string, unknown> = {}): JsonObject {
+  const base: JsonObject = {
+    cpr_version: 'CPR-1.0',
+    request_id: randomUUID(),
+    created_at: isoFromNow(-HOUR),
+    expires_at: isoFromNow(HOUR),
+    payee: {
+      display_name: 'Conformance Shop',
+      rail_address: { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' },
+    },
+    value: { amount: '12500', asset: { type: 'fiat', code: 'EUR' } },
+    memo: 'Invoice 2026-0042',
+    rail_hint: 'SEPA_CT',
+    iban: 'DE89370400440532013000',
+    bic: 'COBADEFFXXX',
+    beneficiary_name: 'Conformance Shop GmbH',
+    remittance_info: 'INV-2026-0042',
+  };
+  for (const [k, v] of Object.entries(overrides)) {
+    if (v === undefined) delete base[k];
+    else base[k] = v;
+  }
+  return base;
+}
+
+/** A fixed valid CPR of the instant-key sub-interface (spec 2.8) for `rail` (PIX or UPI). */
+export function instantKeyCpr(rail: 'PIX' | 'UPI', overrides: Record<string, unknown> = {}): JsonObject {
+  const key = rail === 'PIX' ? { key_type: 'EMAIL', key_value: 'caixa@example.com.br' } : { key_type: 'UPI_ID', key_value: 'shop@upi' };
+  return ibanCpr({
+    payee: { display_name: 'Conformance Loja', rail_address: key },
+    value: { amount: '990', asset: { type: 'fiat', code: rail === 'PIX' ? 'BRL' : 'INR' } },
+    rail_hint: rail,
+    iban: undefined,
+    bic: undefined,
+    remittance_info: undefined,
+    beneficiary_name: 'Conformance Loja Ltda',
+    ...key,
+    ...overrides,
+  });
+}
+
+/** A fixed valid CPR of the given sub-interface (every one is valid under the wallet reading). */
+export function cprOfSubInterface(sub: SubInterface): JsonObject {
+  switch (sub) {
+    case 'iban':
+      return ibanCpr();
+    case 'instant-key':
+      return instantKeyCpr('PIX');
+    case 'account':
+      return ibanCpr({
+        payee: { display_name: 'Conformance Store', rail_address: { account_number: '000123456789', routing_code: '021000021', routing_code_type: 'ABA' } },
+        value: { amount: '4999', asset: { type: 'fiat', code: 'USD' } },
+        rail_hint: 'ACH',
+        iban: undefined,
+        bic: undefined,
+        account_number: '000123456789',
+        routing_code: '021000021',
+        routing_code_type: 'ABA',
+      });
+    case 'onchain':
+      return ibanCpr({
+        payee: {
+          display_name: 'Conformance DAO',
+          rail_address: { receiver_address: '0x52908400098527886E0F7030069857D2E4169EE7', chain_id: '1' },
+        },
+        value: { amount: '1000000', asset: { type: 'stablecoin', code: 'USDC', chain_id: 'eip155:1' } },
+        rail_hint: 'ON_CHAIN',
+        iban: undefined,
+        bic: undefined,
+        beneficiary_name: undefined,
+        remittance_info: undefined,
+        chain_id: '1',
+        receiver_address: '0x52908400098527886E0F7030069857D2E4169EE7',
+      });
+  }
+}
+
+/** `wallet.supported_rails` of the config, or undefined when the config gives no list. */
+export function supportedRails(): readonly Rail[] | undefined {
+  const list = context().config.wallet?.supported_rails;
+  if (!list) return undefined;
+  return list.filter((r): r is Rail => r !== 'OPEN');
+}
+
+/**
+ * What the suite may expect of a valid CPR given `wallet.supported_rails` (spec 4.4 step 2,
+ * 4.5; AMB-13, AMB-17): `payment` when the hinted rail (or, with OPEN or no hint, some rail of
+ * its sub-interface) is supported; `unsupported` when no rail of its sub-interface is; `either`
+ * when only the hinted rail is unsupported (the wallet may refuse or pay by another rail) or
+ * when the config gives no list.
+ */
+export function expectationOf(cpr: JsonObject): 'payment' | 'unsupported' | 'either' {
+  const supported = supportedRails();
+  const sub = appliedSubInterface(cpr);
+  if (!supported || sub === null) return 'either';
+  const candidates = RAILS_OF_SUB_INTERFACE[sub];
+  if (!candidates.some((r) => supported.includes(r))) return 'unsupported';
+  const hint = cpr.rail_hint;
+  if (typeof hint === 'string' && hint !== 'OPEN' && !supported.includes(hint as Rail)) return 'either';
+  return 'payment';
+}
+
+/**
+ * Valid CPRs (`cprArbitrary`) the wallet is expected to pay: with an amount (an open amount has
+ * its own checks), without extensions (they have their own checks), and of a rail the config
+ * says the wallet supports (any rail when the config gives no list; a refusal with
+ * UNSUPPORTED_RAIL is then tolerated by {@link paymentOrUnsupported}).
+ */
+export function payableCprArbitrary(rail?: CprRail): fc.Arbitrary<JsonObject> {
+  return fc
+    .tuple(cprArbitrary({ ...(rail ? { rail } : {}), now: new Date() }), amountArbitrary())
+    .map(([cpr, amount]) => {
+      const doc = structuredClone(cpr);
+      delete doc.extensions;
+      const value = doc.value as JsonObject;
+      if (value.amount === undefined) value.amount = amount;
+      return doc;
+    })
+    .filter((cpr) => expectationOf(cpr) !== 'unsupported');
+}
+
+/** A short description of a derivation answer, for assertion messages. */
+export function describeResult(r: DeriveResult): string {
+  if (r.ok) return 'a payment';
+  const parts: string[] = [];
+  if (r.error.status !== undefined) parts.push(`HTTP ${r.error.status}`);
+  if (r.error.code !== undefined) parts.push(`code ${r.error.code}`);
+  if (r.error.message) parts.push(JSON.stringify(r.error.message.slice(0, 200)));
+  return `a rejection (${parts.join(', ') || 'no details'})`;
+}
+
+/** Fails the check with `message`. */
+export function fail(message: string): never {
+  throw new AssertionError({ message });
+}
+
+/** SPEC: the wallet derived a Payment; returns it. */
+export function expectPayment(r: DeriveResult, what: string): JsonObject {
+  if (!r.ok) fail(`${what}: expected a payment, got ${describeResult(r)}`);
+  return r.payment;
+}
+
+/**
+ * The payment of `r`, or `undefined` when the wallet refused with UNSUPPORTED_RAIL (or a
+ * custom binding's code-less refusal) and `cpr` allows a refusal ({@link expectationOf}).
+ * Any other refusal fails the check.
+ */
+export function paymentOrUnsupported(r: DeriveResult, cpr: JsonObject, what: string): JsonObject | undefined {
+  if (r.ok) return r.payment;
+  const expectation = expectationOf(cpr);
+  if (expectation !== 'payment' && (r.error.code === undefined || r.error.code === 'UNSUPPORTED_RAIL')) {
+    return undefined;
+  }
+  fail(`${what}: expected a payment for a valid request (rail_hint ${String(cpr.rail_hint ?? 'absent')}), got ${describeResult(r)}`);
+}
+
+/** SPEC: the wallet refused (any error answer). */
+export function expectRejection(r: DeriveResult, what: string): NonNullable<Extract<DeriveResult, { ok: false }>['error']> {
+  if (r.ok) fail(`${what}: expected the wallet to refuse, got a payment`);
+  return r.error;
+}
+
+/**
+ * PROFILE (profile section 3, PRF-3-DERIVE-ERROR-CODES): the refusal carries one of `codes`, a
+ * non-empty message, and HTTP 422 when the channel has statuses (the stdio form has none). A
+ * custom binding that reports no code skips the check.
+ */
+export function expectRejectionCode(r: DeriveResult, codes: readonly string[], what: string): void {
+  const err = expectRejection(r, what);
+  if (err.code === undefined && err.status === undefined && err.body === undefined) {
+    skip('the driver reports no error code (custom binding); PROFILE check not applicable');
+  }
+  if (err.code === undefined || !codes.includes(err.code)) {
+    fail(`${what}: expected error code ${codes.join(' or ')}, got ${describeResult(r)}`);
+  }
+  if (typeof err.message !== 'string' || err.message.trim() === '') {
+    fail(`${what}: the ${err.code} error has no message for a person (profile 3: message non-empty)`);
+  }
+  if (err.status !== undefined && err.status !== 422) {
+    fail(`${what}: expected HTTP 422 with ${err.code}, got HTTP ${err.status}`);
+  }
+}
+
+/** Deep equality of two JSON values (member order ignored). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((v, i) => jsonEqual(v, bb[i]));
+  }
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
+  const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
+  return ak.length === bk.length && ak.every((k) => Object.hasOwn(bo, k) && jsonEqual(ao[k], bo[k]));
+}
+
+/** A member of a JSON object, or undefined. */
+export function member(obj: unknown, key: string): unknown {
+  return typeof obj === 'object' && obj !== null && !Array.isArray(obj) ? (obj as JsonObject)[key] : undefined;
+}
+
+/** Short JSON of a value for messages (truncated). */
+export function short(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 160 ? `${text.slice(0, 160)}...` : text;
+}
