@@ -133,7 +133,10 @@ export interface WalletHarnessOptions {
  * await wallet.close();
  * ```
  */
-export async function startWalletHarness(core: WalletCore, options: WalletHarnessOptions): Promise<ReferenceWallet> {
+export async function startWalletHarness(
+  core: WalletCore,
+  options: WalletHarnessOptions,
+): Promise<ReferenceWallet> {
   const server: Server = createServer({ cert: options.tls.certPem, key: options.tls.keyPem }, (req, res) => {
     handle(core, req, res).catch((err: unknown) => {
       send(res, 500, {

@@ -56,9 +56,11 @@ function checkOptions(opts: ValidateCprOptions): void {
 export function validateCpr(doc: unknown, opts: ValidateCprOptions = {}): ValidationResult {
   checkOptions(opts);
   const mode = opts.mode ?? 'wallet';
-  const validate = (validators[mode] ??= getSchemaValidator(
-    mode === 'payee' ? 'cpr/cpr-payee' : 'cpr/cpr-wallet',
-  ));
+  let validate = validators[mode];
+  if (!validate) {
+    validate = getSchemaValidator(mode === 'payee' ? 'cpr/cpr-payee' : 'cpr/cpr-wallet');
+    validators[mode] = validate;
+  }
   try {
     if (!isObject(doc)) {
       const what = Array.isArray(doc) ? 'an array' : doc === null ? 'null' : `a ${typeof doc}`;

@@ -4,7 +4,15 @@
  * (AMB-33: the Operator decides from its own record); the Principal's funds are locked at issue
  * (item 2).
  */
-import { assertThat, check, expectError, expectErrorCode, expectOk, onCheckEnd, skip } from '../_lib/index.js';
+import {
+  assertThat,
+  check,
+  expectError,
+  expectErrorCode,
+  expectOk,
+  onCheckEnd,
+  skip,
+} from '../_lib/index.js';
 import {
   harness,
   issue,
@@ -60,7 +68,10 @@ describe('Cash-Pack API section 1 item 5: renewal transfers bearer rights', () =
         'redemption of the pre-renewal copy by its bearer',
       );
       const status = await statusOf(s, stale.pack_id);
-      assertThat(status === 'ACTIVE', `the pack is still ACTIVE after the refused stale copies (got ${JSON.stringify(status)})`);
+      assertThat(
+        status === 'ACTIVE',
+        `the pack is still ACTIVE after the refused stale copies (got ${JSON.stringify(status)})`,
+      );
       expectOk(
         await s.op.redeem(renewed.pack, redemptionRequest(s, renewed.pack, renewed.bearer)),
         'redemption by the current bearer after the stale attempts',
@@ -78,7 +89,7 @@ async function lockWholeBalance(s: OperatorSetup): Promise<{ amount: string; pac
   const amount = s.config.principals.low_balance.available_balance;
   if (amount === undefined) skip('operator.principals.low_balance.available_balance is not configured');
   if (BigInt(amount) > BigInt(s.policy.max_amount)) {
-    skip('the low-balance principal\'s balance exceeds max_amount: it cannot be locked in one pack');
+    skip("the low-balance principal's balance exceeds max_amount: it cannot be locked in one pack");
   }
   const { pack } = await issue(s, { principal: 'low_balance', amount });
   onCheckEnd(() => h.expire(pack.pack_id));

@@ -27,7 +27,14 @@ describe('Cash-Pack API section 4: POST /v1/cashpack/issue', () => {
     async () => {
       const s = await setup();
       const { pack, bearer } = await issue(s);
-      for (const member of ['pack_id', 'current_bearer_pk', 'chain_digest', 'renewal_chain', 'status', 'signature']) {
+      for (const member of [
+        'pack_id',
+        'current_bearer_pk',
+        'chain_digest',
+        'renewal_chain',
+        'status',
+        'signature',
+      ]) {
         assertThat(member in pack, `the cash-pack has "${member}"`);
       }
       assertThat(
@@ -48,7 +55,10 @@ describe('Cash-Pack API section 4: POST /v1/cashpack/issue', () => {
       expectStatus(r, 201, 'issue');
       const pack = r.body as CashPack;
       assertThat(isObject(pack), 'the issue answer is a JSON object');
-      assertThat(Array.isArray(pack.renewal_chain) && pack.renewal_chain.length === 0, 'renewal_chain is empty');
+      assertThat(
+        Array.isArray(pack.renewal_chain) && pack.renewal_chain.length === 0,
+        'renewal_chain is empty',
+      );
       assertThat(pack.amount === request.amount, `amount is the requested ${request.amount}`);
       assertThat(isDeepStrictEqual(pack.asset, request.asset), 'asset is the requested asset');
       assertThat(
@@ -85,7 +95,10 @@ describe('Cash-Pack API section 4: POST /v1/cashpack/issue', () => {
       const s = await setup();
       const { pack, bearer } = await issue(s);
       const [d0] = chainDigests(pack, bearer.publicKey);
-      assertThat(pack.chain_digest === d0, `chain_digest is d0 ${d0} (got ${JSON.stringify(pack.chain_digest)})`);
+      assertThat(
+        pack.chain_digest === d0,
+        `chain_digest is d0 ${d0} (got ${JSON.stringify(pack.chain_digest)})`,
+      );
     },
   );
 });
@@ -98,11 +111,17 @@ describe('Cash-Pack API section 4: POST /v1/cashpack/renew', () => {
       const s = await setup();
       const { pack, bearer } = await issue(s);
       const next = newKey();
-      const updated = expectOk(await s.op.renew(pack, renewalEntry(pack, bearer, next)), 'renewal') as CashPack;
+      const updated = expectOk(
+        await s.op.renew(pack, renewalEntry(pack, bearer, next)),
+        'renewal',
+      ) as CashPack;
       assertThat(isObject(updated), 'the renew answer is a cash-pack object');
       assertThat(updated.pack_id === pack.pack_id, 'the updated cash-pack has the same pack_id');
       assertThat(updated.current_bearer_pk === next.publicKey, 'current_bearer_pk is the new_bearer_pk');
-      assertThat(updated.status === 'ACTIVE', `a renewed cash-pack stays ACTIVE (got ${JSON.stringify(updated.status)})`);
+      assertThat(
+        updated.status === 'ACTIVE',
+        `a renewed cash-pack stays ACTIVE (got ${JSON.stringify(updated.status)})`,
+      );
     },
   );
 
@@ -170,10 +189,16 @@ describe('Cash-Pack API section 4: POST /v1/cashpack/redeem', () => {
     async () => {
       const s = await setup();
       const { pack, bearer } = await issue(s);
-      const confirmation = expectOk(await s.op.redeem(pack, redemptionRequest(s, pack, bearer)), 'redemption');
+      const confirmation = expectOk(
+        await s.op.redeem(pack, redemptionRequest(s, pack, bearer)),
+        'redemption',
+      );
       assertThat(isObject(confirmation), 'the redeem answer is a Redemption Confirmation object');
       const status = await statusOf(s, pack.pack_id);
-      assertThat(status === 'REDEEMED', `the status after redemption is REDEEMED (got ${JSON.stringify(status)})`);
+      assertThat(
+        status === 'REDEEMED',
+        `the status after redemption is REDEEMED (got ${JSON.stringify(status)})`,
+      );
     },
   );
 
@@ -202,9 +227,12 @@ describe('Cash-Pack API section 4: POST /v1/cashpack/redeem', () => {
       expectStatus(r, 200, 'redeem');
       assertSchema('cashpack/redemption-confirmation', r.body, 'the Redemption Confirmation');
       const c = r.body as Record<string, unknown>;
-      assertThat(c.redemption_id === request.redemption_id, 'redemption_id is the request\'s');
-      assertThat(c.pack_id === pack.pack_id, 'pack_id is the redeemed pack\'s');
-      assertThat(c.amount === pack.amount && isDeepStrictEqual(c.asset, pack.asset), 'amount and asset are the pack\'s');
+      assertThat(c.redemption_id === request.redemption_id, "redemption_id is the request's");
+      assertThat(c.pack_id === pack.pack_id, "pack_id is the redeemed pack's");
+      assertThat(
+        c.amount === pack.amount && isDeepStrictEqual(c.asset, pack.asset),
+        "amount and asset are the pack's",
+      );
     },
   );
 
@@ -214,19 +242,26 @@ describe('Cash-Pack API section 4: POST /v1/cashpack/redeem', () => {
     async () => {
       const s = await setup();
       const { pack, bearer } = await issue(s);
-      const confirmation = expectOk(await s.op.redeem(pack, redemptionRequest(s, pack, bearer)), 'redemption');
+      const confirmation = expectOk(
+        await s.op.redeem(pack, redemptionRequest(s, pack, bearer)),
+        'redemption',
+      );
       assertOperatorSigned(s, confirmation, 'the Redemption Confirmation');
     },
   );
 });
 
 describe('Cash-Pack API section 4: GET /v1/cashpack/{pack_id}/status', () => {
-  check(['CP-4-STATUS'], 'the status endpoint returns the instrument status (ACTIVE for a new pack)', async () => {
-    const s = await setup();
-    const { pack } = await issue(s);
-    const status = await statusOf(s, pack.pack_id);
-    assertThat(status === 'ACTIVE', `the status of a new pack is ACTIVE (got ${JSON.stringify(status)})`);
-  });
+  check(
+    ['CP-4-STATUS'],
+    'the status endpoint returns the instrument status (ACTIVE for a new pack)',
+    async () => {
+      const s = await setup();
+      const { pack } = await issue(s);
+      const status = await statusOf(s, pack.pack_id);
+      assertThat(status === 'ACTIVE', `the status of a new pack is ACTIVE (got ${JSON.stringify(status)})`);
+    },
+  );
 
   check(
     ['PRF-4-STATUS-BINDING'],

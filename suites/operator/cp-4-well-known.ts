@@ -40,7 +40,10 @@ describe('Cash-Pack API section 4: well-known resources', () => {
         `"max_amount" is an amount string from 1 to 2^256 - 1 (got ${JSON.stringify(max_amount)})`,
       );
       assertThat(
-        Number.isSafeInteger(min) && Number.isSafeInteger(max) && (min as number) >= 0 && (min as number) <= (max as number),
+        Number.isSafeInteger(min) &&
+          Number.isSafeInteger(max) &&
+          (min as number) >= 0 &&
+          (min as number) <= (max as number),
         `0 <= "min_expiry_seconds" <= "max_expiry_seconds" (got ${JSON.stringify(min)} and ${JSON.stringify(max)})`,
       );
       assertThat(
@@ -48,7 +51,8 @@ describe('Cash-Pack API section 4: well-known resources', () => {
         `"max_chain_depth" is an integer of at least 1, so a cash-pack can be renewed (got ${JSON.stringify(policy.max_chain_depth)})`,
       );
       assertThat(
-        Number.isSafeInteger(policy.required_identity_level) && (policy.required_identity_level as number) >= 1,
+        Number.isSafeInteger(policy.required_identity_level) &&
+          (policy.required_identity_level as number) >= 1,
         `"required_identity_level" is an integer of at least 1 (got ${JSON.stringify(policy.required_identity_level)})`,
       );
     },
@@ -72,7 +76,10 @@ describe('Cash-Pack API section 4: well-known resources', () => {
       const r = await operator().publicKey();
       expectStatus(r, 200, 'GET the public key');
       const problems = schemaProblems('cashpack/operator-jwk', r.body);
-      assertThat(problems.length === 0, `the key has the profile section 4 JWK shape: ${problems.join('; ')}`);
+      assertThat(
+        problems.length === 0,
+        `the key has the profile section 4 JWK shape: ${problems.join('; ')}`,
+      );
       const jwk = r.body as Record<string, unknown>;
       let length = -1;
       try {
@@ -80,7 +87,10 @@ describe('Cash-Pack API section 4: well-known resources', () => {
       } catch {
         // reported below
       }
-      assertThat(length === 32, `"x" is base64url of the raw 32-byte Ed25519 public key (got ${length} bytes)`);
+      assertThat(
+        length === 32,
+        `"x" is base64url of the raw 32-byte Ed25519 public key (got ${length} bytes)`,
+      );
       assertThat(typeof jwk.kid === 'string' && jwk.kid.length > 0, 'the JWK has a non-empty "kid"');
     },
   );

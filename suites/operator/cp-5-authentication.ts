@@ -119,7 +119,10 @@ async function tamperedPackCopies(s: OperatorSetup): Promise<Tampered[]> {
   for (const [member, edit] of Object.entries(edits)) {
     const copy = structuredClone(pack) as unknown as Record<string, unknown>;
     edit(copy);
-    out.push({ member: `renew: cashpack.${member}`, result: await s.op.renew(copy, renewalEntry(pack, bearer, newKey())) });
+    out.push({
+      member: `renew: cashpack.${member}`,
+      result: await s.op.renew(copy, renewalEntry(pack, bearer, newKey())),
+    });
     out.push({
       member: `redeem: cashpack.${member}`,
       result: await s.op.redeem(copy, redemptionRequest(s, pack, bearer)),
@@ -156,7 +159,8 @@ async function tamperedRedemptionRequests(s: OperatorSetup): Promise<Tampered[]>
 
 /** Asserts every tampered message was refused with INVALID_SIGNATURE. */
 function expectAllInvalidSignature(tampered: Tampered[], what: string): void {
-  for (const t of tampered) expectErrorCode(t.result, 'INVALID_SIGNATURE', `${what} with "${t.member}" altered after signing`);
+  for (const t of tampered)
+    expectErrorCode(t.result, 'INVALID_SIGNATURE', `${what} with "${t.member}" altered after signing`);
 }
 
 describe('Cash-Pack API section 5 rule 1: messages are signed', () => {
@@ -196,16 +200,20 @@ describe('Cash-Pack API section 5 rule 1: messages are signed', () => {
     },
   );
 
-  check(['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'], 'INVALID_SIGNATURE is HTTP 401 with the error body', async () => {
-    const s = await setup();
-    const all = [
-      ...(await tamperedLockRequests(s)),
-      ...(await tamperedRenewalEntries(s)),
-      ...(await tamperedPackCopies(s)),
-      ...(await tamperedRedemptionRequests(s)),
-    ];
-    for (const t of all) expectProfileError(t.result, 401, `"${t.member}" altered after signing`);
-  });
+  check(
+    ['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'],
+    'INVALID_SIGNATURE is HTTP 401 with the error body',
+    async () => {
+      const s = await setup();
+      const all = [
+        ...(await tamperedLockRequests(s)),
+        ...(await tamperedRenewalEntries(s)),
+        ...(await tamperedPackCopies(s)),
+        ...(await tamperedRedemptionRequests(s)),
+      ];
+      for (const t of all) expectProfileError(t.result, 401, `"${t.member}" altered after signing`);
+    },
+  );
 });
 
 /** A renewal and a redemption of a fresh pack submitted by a key that never held it. */
@@ -230,12 +238,16 @@ describe('Cash-Pack API section 5 rule 2: the key matching current_bearer_pk', (
     },
   );
 
-  check(['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'], 'BEARER_MISMATCH is HTTP 403 with the error body', async () => {
-    const s = await setup();
-    const r = await strangerAttempts(s);
-    expectProfileError(r.renew, 403, 'renewal signed by a stranger key');
-    expectProfileError(r.redeem, 403, 'redemption signed by a stranger key');
-  });
+  check(
+    ['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'],
+    'BEARER_MISMATCH is HTTP 403 with the error body',
+    async () => {
+      const s = await setup();
+      const r = await strangerAttempts(s);
+      expectProfileError(r.renew, 403, 'renewal signed by a stranger key');
+      expectProfileError(r.redeem, 403, 'redemption signed by a stranger key');
+    },
+  );
 });
 
 /** Status reads of a fresh pack by each kind of caller. */
@@ -289,7 +301,7 @@ describe('Cash-Pack API section 5 rule 3: the status endpoint is restricted', ()
 
   check(
     ['PRF-4-STATUS-FORBIDDEN-403'],
-    'a missing credential or another principal\'s answers 403 FORBIDDEN',
+    "a missing credential or another principal's answers 403 FORBIDDEN",
     async () => {
       const s = await setup();
       const r = await statusReads(s);
@@ -347,9 +359,16 @@ describe('Cash-Pack API section 5 rule 4: the redeemer is identified', () => {
     async () => {
       const s = await setup();
       for (const r of await unidentifiedRedemptions(s)) {
-        expectErrorCode(r.result, 'REDEEMER_NOT_IDENTIFIED', `redemption with a ${r.choice} redeemer identity`);
+        expectErrorCode(
+          r.result,
+          'REDEEMER_NOT_IDENTIFIED',
+          `redemption with a ${r.choice} redeemer identity`,
+        );
         const status = await statusOf(s, r.pack.pack_id);
-        assertThat(status === 'ACTIVE', `after a refused redemption the pack is still ACTIVE (got ${JSON.stringify(status)})`);
+        assertThat(
+          status === 'ACTIVE',
+          `after a refused redemption the pack is still ACTIVE (got ${JSON.stringify(status)})`,
+        );
       }
     },
   );
@@ -370,7 +389,8 @@ describe('Cash-Pack API section 5 rule 4: the redeemer is identified', () => {
     'REDEEMER_NOT_IDENTIFIED for an identity below the required level is HTTP 403',
     async () => {
       const s = await setup();
-      for (const r of await unidentifiedRedemptions(s, ['insufficient'])) expectProfileError(r.result, 403, 'redemption with an insufficient identity');
+      for (const r of await unidentifiedRedemptions(s, ['insufficient']))
+        expectProfileError(r.result, 403, 'redemption with an insufficient identity');
     },
   );
 });

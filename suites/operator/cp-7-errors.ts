@@ -33,7 +33,8 @@ async function requestIdReplays(s: OperatorSetup): Promise<{ what: string; resul
 
 /** A valid renewal by the current bearer that re-uses the renewal_id of the previous renewal. */
 async function renewalIdReplay(s: OperatorSetup): Promise<Result> {
-  if (s.policy.max_chain_depth < 2) skip('max_chain_depth is below 2: a second renewal would break the depth limit too');
+  if (s.policy.max_chain_depth < 2)
+    skip('max_chain_depth is below 2: a second renewal would break the depth limit too');
   const issued = await issue(s);
   const first = await renew(s, issued.pack, issued.bearer);
   const entry = renewalEntry(first.pack, first.bearer, newKey(), { renewal_id: first.entry.renewal_id });
@@ -46,7 +47,10 @@ async function redemptionIdReplay(s: OperatorSetup): Promise<Result> {
   const first = redemptionRequest(s, a.pack, a.bearer);
   expectOk(await s.op.redeem(a.pack, first), 'the first redemption');
   const b = await issue(s);
-  return s.op.redeem(b.pack, redemptionRequest(s, b.pack, b.bearer, 'sufficient', { redemption_id: first.redemption_id }));
+  return s.op.redeem(
+    b.pack,
+    redemptionRequest(s, b.pack, b.bearer, 'sufficient', { redemption_id: first.redemption_id }),
+  );
 }
 
 describe('Cash-Pack API sections 2, 7 and 8: DUPLICATE_ID', () => {
@@ -73,15 +77,23 @@ describe('Cash-Pack API sections 2, 7 and 8: DUPLICATE_ID', () => {
     'a redemption_id seen before is rejected with DUPLICATE_ID',
     async () => {
       const s = await setup();
-      expectErrorCode(await redemptionIdReplay(s), 'DUPLICATE_ID', 'a valid redemption re-using a redemption_id');
+      expectErrorCode(
+        await redemptionIdReplay(s),
+        'DUPLICATE_ID',
+        'a valid redemption re-using a redemption_id',
+      );
     },
   );
 
-  check(['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'], 'DUPLICATE_ID is HTTP 409 with the error body', async () => {
-    const s = await setup();
-    for (const r of await requestIdReplays(s)) expectProfileError(r.result, 409, r.what);
-    expectProfileError(await renewalIdReplay(s), 409, 'a renewal re-using a renewal_id');
-  });
+  check(
+    ['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'],
+    'DUPLICATE_ID is HTTP 409 with the error body',
+    async () => {
+      const s = await setup();
+      for (const r of await requestIdReplays(s)) expectProfileError(r.result, 409, r.what);
+      expectProfileError(await renewalIdReplay(s), 409, 'a renewal re-using a renewal_id');
+    },
+  );
 
   check(['PRF-1-REDEMPTION-ID-REPLAY'], 'a replayed redemption_id is HTTP 409', async () => {
     const s = await setup();
@@ -96,7 +108,10 @@ async function staleDigest(s: OperatorSetup): Promise<{ renew: Result; redeem: R
   const d0 = issued.pack.chain_digest;
   const current: CashPack = renewed.pack;
   return {
-    renew: await s.op.renew(current, renewalEntry(current, renewed.bearer, newKey(), { prev_chain_digest: d0 })),
+    renew: await s.op.renew(
+      current,
+      renewalEntry(current, renewed.bearer, newKey(), { prev_chain_digest: d0 }),
+    ),
     redeem: await s.op.redeem(
       current,
       redemptionRequest(s, current, renewed.bearer, 'sufficient', { prev_chain_digest: d0 }),
@@ -107,7 +122,7 @@ async function staleDigest(s: OperatorSetup): Promise<{ renew: Result; redeem: R
 describe('Cash-Pack API section 7: CHAIN_DIGEST_MISMATCH', () => {
   check(
     ['CP-7-CHAIN-DIGEST-MISMATCH'],
-    'a prev_chain_digest that differs from the instrument\'s current chain_digest yields CHAIN_DIGEST_MISMATCH (renew and redeem)',
+    "a prev_chain_digest that differs from the instrument's current chain_digest yields CHAIN_DIGEST_MISMATCH (renew and redeem)",
     async () => {
       const s = await setup();
       const r = await staleDigest(s);
@@ -116,12 +131,16 @@ describe('Cash-Pack API section 7: CHAIN_DIGEST_MISMATCH', () => {
     },
   );
 
-  check(['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'], 'CHAIN_DIGEST_MISMATCH is HTTP 409 with the error body', async () => {
-    const s = await setup();
-    const r = await staleDigest(s);
-    expectProfileError(r.renew, 409, 'renewal citing the previous chain digest');
-    expectProfileError(r.redeem, 409, 'redemption citing the previous chain digest');
-  });
+  check(
+    ['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'],
+    'CHAIN_DIGEST_MISMATCH is HTTP 409 with the error body',
+    async () => {
+      const s = await setup();
+      const r = await staleDigest(s);
+      expectProfileError(r.renew, 409, 'renewal citing the previous chain digest');
+      expectProfileError(r.redeem, 409, 'redemption citing the previous chain digest');
+    },
+  );
 });
 
 /** An issue by the low-balance principal of one unit more than its available balance. */
@@ -130,7 +149,7 @@ async function overBalance(s: OperatorSetup): Promise<Result> {
   if (available === undefined) skip('operator.principals.low_balance.available_balance is not configured');
   const amount = (BigInt(available) + 1n).toString();
   if (BigInt(amount) > BigInt(s.policy.max_amount)) {
-    skip('the low-balance principal\'s balance + 1 exceeds max_amount: the amount limit would be broken too');
+    skip("the low-balance principal's balance + 1 exceeds max_amount: the amount limit would be broken too");
   }
   return s.op.issue(lockRequest(s, { principal: 'low_balance', amount }).request);
 }
@@ -138,17 +157,21 @@ async function overBalance(s: OperatorSetup): Promise<Result> {
 describe('Cash-Pack API section 7: INSUFFICIENT_BALANCE', () => {
   check(
     ['CP-7-INSUFFICIENT-BALANCE'],
-    'an issue for more than the Principal\'s available balance yields INSUFFICIENT_BALANCE',
+    "an issue for more than the Principal's available balance yields INSUFFICIENT_BALANCE",
     async () => {
       const s = await setup();
       expectErrorCode(await overBalance(s), 'INSUFFICIENT_BALANCE', 'issue above the available balance');
     },
   );
 
-  check(['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'], 'INSUFFICIENT_BALANCE is HTTP 422 with the error body', async () => {
-    const s = await setup();
-    expectProfileError(await overBalance(s), 422, 'issue above the available balance');
-  });
+  check(
+    ['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'],
+    'INSUFFICIENT_BALANCE is HTTP 422 with the error body',
+    async () => {
+      const s = await setup();
+      expectProfileError(await overBalance(s), 422, 'issue above the available balance');
+    },
+  );
 });
 
 describe('Profile section 1: INVALID_REQUEST', () => {

@@ -45,7 +45,8 @@ async function outOfRangeExpiries(s: OperatorSetup): Promise<{ what: string; res
 /** Renews a fresh pack max_chain_depth times (each must succeed), then once more. */
 async function beyondDepth(s: OperatorSetup): Promise<Result> {
   const depth = s.policy.max_chain_depth;
-  if (depth > MAX_DEPTH_TESTED) skip(`max_chain_depth ${depth} is above ${MAX_DEPTH_TESTED}, the deepest chain the suite builds`);
+  if (depth > MAX_DEPTH_TESTED)
+    skip(`max_chain_depth ${depth} is above ${MAX_DEPTH_TESTED}, the deepest chain the suite builds`);
   let { pack, bearer } = await issue(s);
   for (let n = 0; n < depth; n++) ({ pack, bearer } = await renew(s, pack, bearer));
   return s.op.renew(pack, renewalEntry(pack, bearer, newKey()));
@@ -54,17 +55,21 @@ async function beyondDepth(s: OperatorSetup): Promise<Result> {
 describe('Cash-Pack API section 8: the configured maximum amount', () => {
   check(
     ['CP-7-AMOUNT-EXCEEDS-LIMIT', 'CP-8-MAX-AMOUNT'],
-    'an issue for more than the policy\'s max_amount yields AMOUNT_EXCEEDS_LIMIT',
+    "an issue for more than the policy's max_amount yields AMOUNT_EXCEEDS_LIMIT",
     async () => {
       const s = await setup();
       expectErrorCode(await overAmount(s), 'AMOUNT_EXCEEDS_LIMIT', 'issue of max_amount + 1');
     },
   );
 
-  check(['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'], 'AMOUNT_EXCEEDS_LIMIT is HTTP 422 with the error body', async () => {
-    const s = await setup();
-    expectProfileError(await overAmount(s), 422, 'issue of max_amount + 1');
-  });
+  check(
+    ['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'],
+    'AMOUNT_EXCEEDS_LIMIT is HTTP 422 with the error body',
+    async () => {
+      const s = await setup();
+      expectProfileError(await overAmount(s), 422, 'issue of max_amount + 1');
+    },
+  );
 });
 
 describe('Cash-Pack API section 8: the permitted expiry range', () => {
@@ -73,14 +78,19 @@ describe('Cash-Pack API section 8: the permitted expiry range', () => {
     'an expires_at below min_expiry_seconds or above max_expiry_seconds from now yields EXPIRY_INVALID',
     async () => {
       const s = await setup();
-      for (const r of await outOfRangeExpiries(s)) expectErrorCode(r.result, 'EXPIRY_INVALID', `issue with ${r.what}`);
+      for (const r of await outOfRangeExpiries(s))
+        expectErrorCode(r.result, 'EXPIRY_INVALID', `issue with ${r.what}`);
     },
   );
 
-  check(['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'], 'EXPIRY_INVALID is HTTP 422 with the error body', async () => {
-    const s = await setup();
-    for (const r of await outOfRangeExpiries(s)) expectProfileError(r.result, 422, `issue with ${r.what}`);
-  });
+  check(
+    ['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'],
+    'EXPIRY_INVALID is HTTP 422 with the error body',
+    async () => {
+      const s = await setup();
+      for (const r of await outOfRangeExpiries(s)) expectProfileError(r.result, 422, `issue with ${r.what}`);
+    },
+  );
 });
 
 describe('Cash-Pack API section 8: the maximum renewal chain depth', () => {
@@ -93,8 +103,12 @@ describe('Cash-Pack API section 8: the maximum renewal chain depth', () => {
     },
   );
 
-  check(['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'], 'CHAIN_DEPTH_EXCEEDED is HTTP 422 with the error body', async () => {
-    const s = await setup();
-    expectProfileError(await beyondDepth(s), 422, 'renewal at the maximum depth');
-  });
+  check(
+    ['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'],
+    'CHAIN_DEPTH_EXCEEDED is HTTP 422 with the error body',
+    async () => {
+      const s = await setup();
+      expectProfileError(await beyondDepth(s), 422, 'renewal at the maximum depth');
+    },
+  );
 });

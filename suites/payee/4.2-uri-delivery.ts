@@ -3,9 +3,20 @@
  * with profile section 2: reference and inline URIs, and the QR image of each, decoded from the
  * harness's PNG and compared with the URI.
  */
+import fc from 'fast-check';
 import { decodeCprUri } from '../../src/codec/index.js';
-import { assertThat, check, skip } from '../_lib/index.js';
-import { type CorpusEntry, corpus, label, validatorErrors } from './_support.js';
+import { validateCpr } from '../../src/validator/index.js';
+import { assertProperty, assertThat, check, skip } from '../_lib/index.js';
+import {
+  CORPUS_RAILS,
+  type CorpusEntry,
+  corpus,
+  createRequest,
+  harness,
+  label,
+  maxValiditySeconds,
+  validatorErrors,
+} from './_support.js';
 
 type Entry = CorpusEntry & { cpr: unknown };
 
@@ -86,6 +97,51 @@ describe('CPR-1.0 section 4.2: URI delivery formats', () => {
         `every inline CPR passes the validator (payee mode); ${errors.length} error(s): ${errors.slice(0, 5).join(' | ')}`,
       );
     },
+  );
+
+  check(
+    ['CPR-4.2-INLINE-URI', 'PRF-2-HARNESS-REQUESTS'],
+    'for any rail, amount (1 to 2^256 - 1) and memo (up to 140 code points) asked, the inline CPR is valid and carries them unchanged (property)',
+    async () => {
+      harness();
+      await assertProperty(
+        fc.asyncProperty(
+          fc.constantFrom(...CORPUS_RAILS),
+          fc.option(
+            fc.bigInt({ min: 1n, max: 2n ** 256n - 1n }).map((n) => n.toString()),
+            { nil: undefined },
+          ),
+          fc.option(fc.string({ unit: 'binary', minLength: 1, maxLength: 140 }), { nil: undefined }),
+          async (rail, amount, memo) => {
+            const created = await createRequest({
+              rail_hint: rail,
+              ...(amount === undefined ? {} : { amount }),
+              ...(memo === undefined ? {} : { memo }),
+              delivery: 'inline',
+            });
+            const d = decodeCprUri(created.uri);
+            if (!d.ok || d.value.kind !== 'inline') return false;
+            const doc = d.value.document as {
+              rail_hint?: unknown;
+              memo?: unknown;
+              value?: { amount?: unknown };
+            };
+            const errors = validateCpr(doc, {
+              mode: 'payee',
+              maxValiditySeconds: maxValiditySeconds(),
+            }).findings.filter((f) => f.severity === 'error');
+            // Spec 2.3: an omitted amount is an open amount; profile 1: the digit string is kept as is.
+            return (
+              errors.length === 0 &&
+              doc.rail_hint === rail &&
+              doc.value?.amount === amount &&
+              doc.memo === memo
+            );
+          },
+        ),
+      );
+    },
+    { timeoutMs: 60_000 },
   );
 
   check(['PRF-2-INLINE-URI'], 'the inline URI is base64url of the UTF-8 JSON, without padding', async () => {

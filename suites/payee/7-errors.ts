@@ -60,16 +60,24 @@ const errorAnswers = once(async (): Promise<ErrorAnswer[]> => {
   const cpr = first.ok ? first.cpr : undefined;
   add('the second use of a token', 'retrieval', await p.retrieve(used.uri), cpr);
   add('a never-issued token', 'retrieval', await p.retrieve(randomUUID().replace(/-/g, '')));
-  const [, , expired] = await expiredTokens();
-  add('a token past its lifetime', 'retrieval', await p.retrieve(expired.uri));
+  // The expiry scenarios wait; when the payee grants no short lifetime their own checks skip,
+  // and this collection goes on without them.
+  const expired = await expiredTokens().then(
+    (reqs) => reqs[2],
+    () => undefined,
+  );
+  if (expired) add('a token past its lifetime', 'retrieval', await p.retrieve(expired.uri));
   // Harness: fulfillments (duplicate, unknown, expired) and malformed bodies.
   const h = harness();
   const { requestId } = await freshRequest();
   expectOk(await h.fulfill(requestId), 'the first fulfillment');
   add('a second fulfillment', 'harness', await h.fulfill(requestId));
   add('the fulfillment of a request_id never issued', 'harness', await h.fulfill(randomUUID()));
-  const [, , expiredId] = await expiredRequests();
-  add('a fulfillment past expires_at', 'harness', await h.fulfill(expiredId));
+  const expiredId = await expiredRequests().then(
+    (ids) => ids[2],
+    () => undefined,
+  );
+  if (expiredId) add('a fulfillment past expires_at', 'harness', await h.fulfill(expiredId));
   add(
     'a harness request with an unknown delivery form',
     'harness',

@@ -288,6 +288,17 @@ async function corpusEntry(rail: string, form: CorpusEntry['form']): Promise<Cor
     entry.qrFindings = read.findings.map((f) => `[${f.requirement}] ${f.message}`);
     uri = read.text; // spec 4.3 rule 1: the paying application resolves the URI it scanned
   }
+  if (/^cpr:\/\/inline\//i.test(uri)) {
+    // Spec 4.2 inline form: decoded here, leniently (profile deviations such as padding are
+    // graded by PRF-2-INLINE-URI from the codec's findings, not by refusing the document).
+    const d = decodeCprUri(uri);
+    if (!d.ok || d.value.kind !== 'inline') {
+      entry.problem = `the inline uri cannot be decoded: ${d.findings.map((f) => f.message).join('; ')}`;
+      return entry;
+    }
+    entry.cpr = d.value.document;
+    return entry;
+  }
   const r = await payee().retrieve(uri);
   if (!r.ok) {
     const e = r.error;

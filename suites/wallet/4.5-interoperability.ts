@@ -4,9 +4,16 @@
  * payer's amount; a fixed amount is paid in full or refused.
  */
 import fc from 'fast-check';
-import { amountArbitrary, cprArbitrary } from '../../src/testing/arbitraries.js';
+import { amountArbitrary } from '../../src/testing/arbitraries.js';
 import type { SubInterface } from '../../src/validator/subinterface.js';
-import { assertProperty, assertThat, check, type DeriveResult, forEachWalletChannel, skip } from '../_lib/index.js';
+import {
+  assertProperty,
+  assertThat,
+  check,
+  type DeriveResult,
+  forEachWalletChannel,
+  skip,
+} from '../_lib/index.js';
 import {
   cprOfSubInterface,
   deriveContext,
@@ -21,9 +28,10 @@ import {
   type JsonObject,
   member,
   paymentOrUnsupported,
-  type Rail,
   RAILS,
   RAILS_OF_SUB_INTERFACE,
+  type Rail,
+  railCprArbitrary,
   short,
   supportedRails,
 } from './_wallet.js';
@@ -49,7 +57,9 @@ function cprHinting(rail: Rail): JsonObject {
 function requireSupportedRails(): readonly Rail[] {
   return (
     supportedRails() ??
-    skip('wallet.supported_rails is not in the config, so the suite cannot pick a rail the wallet does not support')
+    skip(
+      'wallet.supported_rails is not in the config, so the suite cannot pick a rail the wallet does not support',
+    )
   );
 }
 
@@ -59,7 +69,12 @@ function unpayableSubInterface(): SubInterface {
   const sub = (['instant-key', 'account', 'onchain', 'iban'] as const).find(
     (s) => !RAILS_OF_SUB_INTERFACE[s].some((r) => supported.includes(r)),
   );
-  return sub ?? skip(`the wallet supports a rail of every sub-interface (${supported.join(', ')}), so every request can be paid`);
+  return (
+    sub ??
+    skip(
+      `the wallet supports a rail of every sub-interface (${supported.join(', ')}), so every request can be paid`,
+    )
+  );
 }
 
 /** A rail the wallet does not support, preferring one whose sub-interface it can otherwise pay. */
@@ -90,15 +105,26 @@ describe('CPR-1.0 section 4.5: interoperability behaviors', () => {
       async () => {
         const sub = unpayableSubInterface();
         const r = await wallet.derive({ cpr: cprOfSubInterface(sub), context: deriveContext() });
-        assertThat(!r.ok, `the wallet derived a payment for a ${sub} request although it supports none of ${RAILS_OF_SUB_INTERFACE[sub].join(', ')} (wallet.supported_rails)`);
+        assertThat(
+          !r.ok,
+          `the wallet derived a payment for a ${sub} request although it supports none of ${RAILS_OF_SUB_INTERFACE[sub].join(', ')} (wallet.supported_rails)`,
+        );
         assertThat(answered(r), `the refusal says nothing: ${describeResult(r)}`);
       },
     );
 
-    check(['PRF-3-DERIVE-ERROR-CODES'], 'a request on no supported rail is refused with 422 UNSUPPORTED_RAIL and a message', async () => {
-      const sub = unpayableSubInterface();
-      expectRejectionCode(await wallet.derive({ cpr: cprOfSubInterface(sub), context: deriveContext() }), ['UNSUPPORTED_RAIL'], `the ${sub} request`);
-    });
+    check(
+      ['PRF-3-DERIVE-ERROR-CODES'],
+      'a request on no supported rail is refused with 422 UNSUPPORTED_RAIL and a message',
+      async () => {
+        const sub = unpayableSubInterface();
+        expectRejectionCode(
+          await wallet.derive({ cpr: cprOfSubInterface(sub), context: deriveContext() }),
+          ['UNSUPPORTED_RAIL'],
+          `the ${sub} request`,
+        );
+      },
+    );
 
     check(
       ['CPR-4.5-UNSUPPORTED-RAIL-NOT-IGNORED'],
@@ -106,7 +132,10 @@ describe('CPR-1.0 section 4.5: interoperability behaviors', () => {
       async () => {
         const rail = unsupportedRail();
         const r = await wallet.derive({ cpr: cprHinting(rail), context: deriveContext() });
-        assertThat(answered(r), `the wallet answered neither a payment nor a refusal for rail_hint ${rail}: ${describeResult(r)}`);
+        assertThat(
+          answered(r),
+          `the wallet answered neither a payment nor a refusal for rail_hint ${rail}: ${describeResult(r)}`,
+        );
       },
     );
 
@@ -116,17 +145,30 @@ describe('CPR-1.0 section 4.5: interoperability behaviors', () => {
       async () => {
         const rail = unsupportedRail();
         const r = await wallet.derive({ cpr: cprHinting(rail), context: deriveContext() });
-        if (r.ok) fail(`the wallet derived a payment for rail_hint ${rail}, which it does not support, without a message for the payer`);
-        assertThat(humanReadable(r.error.message), `the refusal of rail_hint ${rail} has no human-readable message: ${describeResult(r)}`);
+        if (r.ok)
+          fail(
+            `the wallet derived a payment for rail_hint ${rail}, which it does not support, without a message for the payer`,
+          );
+        assertThat(
+          humanReadable(r.error.message),
+          `the refusal of rail_hint ${rail} has no human-readable message: ${describeResult(r)}`,
+        );
       },
     );
 
-    check(['PRF-3-DERIVE-ERROR-CODES'], 'a refused unsupported rail_hint is 422 UNSUPPORTED_RAIL with a message', async () => {
-      const rail = unsupportedRail();
-      const r = await wallet.derive({ cpr: cprHinting(rail), context: deriveContext() });
-      if (r.ok) skip(`the wallet paid the ${rail}-hinted request (by another rail, which spec 4.4 step 2 allows); no refusal to grade`);
-      expectRejectionCode(r, ['UNSUPPORTED_RAIL'], `the request hinting ${rail}`);
-    });
+    check(
+      ['PRF-3-DERIVE-ERROR-CODES'],
+      'a refused unsupported rail_hint is 422 UNSUPPORTED_RAIL with a message',
+      async () => {
+        const rail = unsupportedRail();
+        const r = await wallet.derive({ cpr: cprHinting(rail), context: deriveContext() });
+        if (r.ok)
+          skip(
+            `the wallet paid the ${rail}-hinted request (by another rail, which spec 4.4 step 2 allows); no refusal to grade`,
+          );
+        expectRejectionCode(r, ['UNSUPPORTED_RAIL'], `the request hinting ${rail}`);
+      },
+    );
 
     check(
       ['CPR-4.5-OPEN-AMOUNT', 'CPR-2.3-AMOUNT-OMITTED-OPEN'],
@@ -138,7 +180,10 @@ describe('CPR-1.0 section 4.5: interoperability behaviors', () => {
           'the derivation of an open-amount request with context.payer_amount',
         );
         const amount = member(member(payment, 'value'), 'amount');
-        assertThat(amount === BIG_PAYER_AMOUNT, `payment.value.amount is ${short(amount)}, expected the payer's amount ${BIG_PAYER_AMOUNT}`);
+        assertThat(
+          amount === BIG_PAYER_AMOUNT,
+          `payment.value.amount is ${short(amount)}, expected the payer's amount ${BIG_PAYER_AMOUNT}`,
+        );
       },
     );
 
@@ -147,7 +192,7 @@ describe('CPR-1.0 section 4.5: interoperability behaviors', () => {
       "amount omitted: the payer's amount becomes the payment amount (generated open-amount CPRs of every rail)",
       async () => {
         await assertProperty(
-          fc.asyncProperty(cprArbitrary({ now: new Date() }), amountArbitrary(), async (generated, payerAmount) => {
+          fc.asyncProperty(railCprArbitrary(), amountArbitrary(), async (generated, payerAmount) => {
             const cpr = structuredClone(generated);
             delete cpr.extensions;
             delete (cpr.value as JsonObject).amount;
@@ -156,7 +201,8 @@ describe('CPR-1.0 section 4.5: interoperability behaviors', () => {
             const payment = paymentOrUnsupported(r, cpr, 'the derivation of an open-amount request');
             if (!payment) return;
             const amount = member(member(payment, 'value'), 'amount');
-            if (amount !== payerAmount) fail(`payment.value.amount is ${short(amount)}, expected the payer's amount ${payerAmount}`);
+            if (amount !== payerAmount)
+              fail(`payment.value.amount is ${short(amount)}, expected the payer's amount ${payerAmount}`);
           }),
         );
       },
@@ -167,14 +213,25 @@ describe('CPR-1.0 section 4.5: interoperability behaviors', () => {
       'amount omitted and no amount from the payer: no payment is derived (the payer must be prompted)',
       async () => {
         const cpr = ibanCpr({ value: { asset: { type: 'fiat', code: 'EUR' } } });
-        expectRejection(await wallet.derive({ cpr, context: deriveContext() }), 'an open-amount request without context.payer_amount');
+        expectRejection(
+          await wallet.derive({ cpr, context: deriveContext() }),
+          'an open-amount request without context.payer_amount',
+        );
       },
     );
 
-    check(['PRF-3-DERIVE-ERROR-CODES'], 'an open amount without the payer\'s amount is refused with 422 AMOUNT_REQUIRED', async () => {
-      const cpr = ibanCpr({ value: { asset: { type: 'fiat', code: 'EUR' } } });
-      expectRejectionCode(await wallet.derive({ cpr, context: deriveContext() }), ['AMOUNT_REQUIRED'], 'an open-amount request without context.payer_amount');
-    });
+    check(
+      ['PRF-3-DERIVE-ERROR-CODES'],
+      "an open amount without the payer's amount is refused with 422 AMOUNT_REQUIRED",
+      async () => {
+        const cpr = ibanCpr({ value: { asset: { type: 'fiat', code: 'EUR' } } });
+        expectRejectionCode(
+          await wallet.derive({ cpr, context: deriveContext() }),
+          ['AMOUNT_REQUIRED'],
+          'an open-amount request without context.payer_amount',
+        );
+      },
+    );
 
     check(
       ['CPR-4.5-FULL-AMOUNT', 'CPR-4.5-NO-PARTIAL', 'CPR-7-AMOUNT-NOT-PAYABLE'],
@@ -185,7 +242,10 @@ describe('CPR-1.0 section 4.5: interoperability behaviors', () => {
           const r = await wallet.derive({ cpr, context: deriveContext({ payer_amount: offered }) });
           if (!r.ok) continue; // rejecting is allowed (AMB-19)
           const amount = member(member(r.payment, 'value'), 'amount');
-          assertThat(amount === '12500', `with payer_amount ${offered}, payment.value.amount is ${short(amount)}; the request's full amount is "12500"`);
+          assertThat(
+            amount === '12500',
+            `with payer_amount ${offered}, payment.value.amount is ${short(amount)}; the request's full amount is "12500"`,
+          );
         }
       },
     );

@@ -5,11 +5,17 @@
  * @packageDocumentation
  */
 import { AssertionError } from 'node:assert';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { amountArbitrary, cprArbitrary, type CprRail, type JsonObject } from '../../src/testing/arbitraries.js';
+import {
+  amountArbitrary,
+  CPR_RAILS,
+  type CprRail,
+  cprArbitrary,
+  type JsonObject,
+} from '../../src/testing/arbitraries.js';
 import { appliedSubInterface, RAIL_HINTS, type SubInterface } from '../../src/validator/subinterface.js';
-import { context, type DeriveContext, type DeriveResult, skip } from '../_lib/index.js';
+import { context, type DeriveContext, type DeriveResult, skip, type WalletDriver } from '../_lib/index.js';
 
 export type { JsonObject };
 
@@ -46,14 +52,70 @@ export const DERIVE_ERROR_CODES = [
  * apart from anything in the CPR. The ExecutionContext names no rail (the profile leaves its
  * members open), so the wallet selects the rail (spec 4.4 step 2).
  */
-export function deriveContext(extra: Partial<DeriveContext> = {}): DeriveContext {
-  const marker = randomUUID();
+export function deriveContext(
+  extra: Partial<DeriveContext> = {},
+  marker: string = randomUUID(),
+): DeriveContext {
   return {
     payer: { id: `payer-${marker}`, display_name: 'Conformance Payer', kind: 'natural_person' },
     rail: { execution_id: `exec-${marker}`, channel: 'cpr-conformance' },
     authorization: { type: 'conformance-test', proof: `auth-${marker}` },
     ...extra,
   };
+}
+
+/**
+ * The DerivationContext of a generated CPR: like {@link deriveContext}, with a marker derived
+ * from the request_id, so the same CPR is always derived under the same context (see
+ * {@link deriveCached}).
+ */
+export function deriveContextFor(cpr: JsonObject, extra: Partial<DeriveContext> = {}): DeriveContext {
+  const marker = createHash('sha256').update(String(cpr.request_id)).digest('hex').slice(0, 32);
+  return deriveContext(extra, marker);
+}
+
+/** Derivations already made, per wallet channel (see {@link deriveCached}). */
+const derivations = new WeakMap<WalletDriver, Map<string, Promise<DeriveResult>>>();
+const MAX_CACHED = 5000;
+
+/**
+ * Derives `cpr` under `ctx`, reusing the answer when the same channel already derived the same
+ * request under the same context in this run. The mapping checks of section 2.10 each look at
+ * one member of the payments of the same generated requests (same seed, same generation
+ * instant): the requests are derived once per channel and every check grades its member.
+ */
+export function deriveCached(
+  wallet: WalletDriver,
+  cpr: JsonObject,
+  ctx: DeriveContext,
+): Promise<DeriveResult> {
+  let cache = derivations.get(wallet);
+  if (!cache) {
+    cache = new Map();
+    derivations.set(wallet, cache);
+  }
+  const key = JSON.stringify([cpr, ctx]);
+  let answer = cache.get(key);
+  if (!answer) {
+    if (cache.size >= MAX_CACHED) cache.clear();
+    answer = wallet.derive({ cpr, context: ctx });
+    cache.set(key, answer);
+    // a transport failure is not an answer: the next check asks again
+    answer.catch(() => cache?.delete(key));
+  }
+  return answer;
+}
+
+let generationInstant: Date | undefined;
+
+/**
+ * The instant generated CPRs are valid at: fixed for the run (taken at first use), so every
+ * property with the same seed generates the same requests. Generated CPRs stay valid for at
+ * least an hour after it.
+ */
+export function generationNow(): Date {
+  generationInstant ??= new Date();
+  return generationInstant;
 }
 
 /** An RFC 3339 instant with `Z`, `offsetMs` from now, without milliseconds. */
@@ -93,7 +155,10 @@ export function ibanCpr(overrides: Record<string, unknown> = {}): JsonObject {
 
 /** A fixed valid CPR of the instant-key sub-interface (spec 2.8) for `rail` (PIX or UPI). */
 export function instantKeyCpr(rail: 'PIX' | 'UPI', overrides: Record<string, unknown> = {}): JsonObject {
-  const key = rail === 'PIX' ? { key_type: 'EMAIL', key_value: 'caixa@example.com.br' } : { key_type: 'UPI_ID', key_value: 'shop@upi' };
+  const key =
+    rail === 'PIX'
+      ? { key_type: 'EMAIL', key_value: 'caixa@example.com.br' }
+      : { key_type: 'UPI_ID', key_value: 'shop@upi' };
   return ibanCpr({
     payee: { display_name: 'Conformance Loja', rail_address: key },
     value: { amount: '990', asset: { type: 'fiat', code: rail === 'PIX' ? 'BRL' : 'INR' } },
@@ -116,7 +181,14 @@ export function cprOfSubInterface(sub: SubInterface): JsonObject {
       return instantKeyCpr('PIX');
     case 'account':
       return ibanCpr({
-        payee: { display_name: 'Conformance Store', rail_address: { account_number: '000123456789', routing_code: '021000021', routing_code_type: 'ABA' } },
+        payee: {
+          display_name: 'Conformance Store',
+          rail_address: {
+            account_number: '000123456789',
+            routing_code: '021000021',
+            routing_code_type: 'ABA',
+          },
+        },
         value: { amount: '4999', asset: { type: 'fiat', code: 'USD' } },
         rail_hint: 'ACH',
         iban: undefined,
@@ -168,15 +240,44 @@ export function expectationOf(cpr: JsonObject): 'payment' | 'unsupported' | 'eit
   return 'payment';
 }
 
+const railArbitraries = new Map<CprRail, fc.Arbitrary<JsonObject>>();
+
 /**
- * Valid CPRs (`cprArbitrary`) the wallet is expected to pay: with an amount (an open amount has
- * its own checks), without extensions (they have their own checks), and of a rail the config
- * says the wallet supports (any rail when the config gives no list; a refusal with
- * UNSUPPORTED_RAIL is then tolerated by {@link paymentOrUnsupported}).
+ * Valid CPRs (`cprArbitrary`) of one rail, or of any rail, valid at {@link generationNow}. With
+ * OPEN or no rail_hint, a CPR of a named IBAN, account or instant-key rail has its hint set to
+ * OPEN or removed (the same documents `cprArbitrary` makes for those, built without rebuilding
+ * an arbitrary per value, which is slow).
+ */
+export function railCprArbitrary(rail?: CprRail): fc.Arbitrary<JsonObject> {
+  if (rail === undefined) return fc.oneof(...CPR_RAILS.map((r) => railCprArbitrary(r)));
+  let arb = railArbitraries.get(rail);
+  if (!arb) {
+    if (rail === 'OPEN' || rail === 'NONE') {
+      arb = fc
+        .oneof(railCprArbitrary('SEPA_CT'), railCprArbitrary('ACH'), railCprArbitrary('PIX'))
+        .map((c) => {
+          const doc = structuredClone(c);
+          if (rail === 'OPEN') doc.rail_hint = 'OPEN';
+          else delete doc.rail_hint;
+          return doc;
+        });
+    } else {
+      arb = cprArbitrary({ rail, now: generationNow() });
+    }
+    railArbitraries.set(rail, arb);
+  }
+  return arb;
+}
+
+/**
+ * Valid CPRs the wallet is expected to pay: with an amount (an open amount has its own
+ * checks), without extensions (they have their own checks), and of a rail the config says the
+ * wallet supports (any rail when the config gives no list; a refusal with UNSUPPORTED_RAIL is
+ * then tolerated by {@link paymentOrUnsupported}).
  */
 export function payableCprArbitrary(rail?: CprRail): fc.Arbitrary<JsonObject> {
   return fc
-    .tuple(cprArbitrary({ ...(rail ? { rail } : {}), now: new Date() }), amountArbitrary())
+    .tuple(railCprArbitrary(rail), amountArbitrary())
     .map(([cpr, amount]) => {
       const doc = structuredClone(cpr);
       delete doc.extensions;
@@ -219,11 +320,16 @@ export function paymentOrUnsupported(r: DeriveResult, cpr: JsonObject, what: str
   if (expectation !== 'payment' && (r.error.code === undefined || r.error.code === 'UNSUPPORTED_RAIL')) {
     return undefined;
   }
-  fail(`${what}: expected a payment for a valid request (rail_hint ${String(cpr.rail_hint ?? 'absent')}), got ${describeResult(r)}`);
+  fail(
+    `${what}: expected a payment for a valid request (rail_hint ${String(cpr.rail_hint ?? 'absent')}), got ${describeResult(r)}`,
+  );
 }
 
 /** SPEC: the wallet refused (any error answer). */
-export function expectRejection(r: DeriveResult, what: string): NonNullable<Extract<DeriveResult, { ok: false }>['error']> {
+export function expectRejection(
+  r: DeriveResult,
+  what: string,
+): NonNullable<Extract<DeriveResult, { ok: false }>['error']> {
   if (r.ok) fail(`${what}: expected the wallet to refuse, got a payment`);
   return r.error;
 }
@@ -267,7 +373,9 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 
 /** A member of a JSON object, or undefined. */
 export function member(obj: unknown, key: string): unknown {
-  return typeof obj === 'object' && obj !== null && !Array.isArray(obj) ? (obj as JsonObject)[key] : undefined;
+  return typeof obj === 'object' && obj !== null && !Array.isArray(obj)
+    ? (obj as JsonObject)[key]
+    : undefined;
 }
 
 /** Short JSON of a value for messages (truncated). */

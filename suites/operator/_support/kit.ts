@@ -77,9 +77,7 @@ export async function setup(): Promise<OperatorSetup> {
     const policy = policyResult.body;
     const jwk = keyResult.body;
     if (!policyResult.ok || schemaProblems('cashpack/policy', policy).length > 0) {
-      skip(
-        'the Operator policy (/.well-known/cashpack-policy.json) is unusable; see CP-4-WELL-KNOWN-POLICY',
-      );
+      skip('the Operator policy (/.well-known/cashpack-policy.json) is unusable; see CP-4-WELL-KNOWN-POLICY');
     }
     if (!keyResult.ok || !isObject(jwk) || jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519') {
       skip(
@@ -158,7 +156,10 @@ export function lockRequest(
     ...options.overrides,
   };
   return {
-    request: signObject(unsigned, principal.private_key_jwk as Parameters<typeof signObject>[1]) as LockRequest,
+    request: signObject(
+      unsigned,
+      principal.private_key_jwk as Parameters<typeof signObject>[1],
+    ) as LockRequest,
     bearer,
   };
 }
@@ -290,7 +291,10 @@ export function assertOperatorSigned(s: OperatorSetup, obj: unknown, what: strin
 /** Asserts a message validates against its profile schema, listing the findings. */
 export function assertSchema(kind: string, doc: unknown, what: string): void {
   const problems = schemaProblems(kind, doc);
-  assertThat(problems.length === 0, `${what} has the profile section 4 shape (${kind}): ${problems.join('; ')}`);
+  assertThat(
+    problems.length === 0,
+    `${what} has the profile section 4 shape (${kind}): ${problems.join('; ')}`,
+  );
 }
 
 /**
@@ -300,13 +304,17 @@ export function assertSchema(kind: string, doc: unknown, what: string): void {
 export function expectProfileError(result: AnyResult, status: number, what = 'the answer'): void {
   const r = result as OperatorResult;
   const actual = r.status ?? r.error?.status;
-  if (actual === undefined) skip('the driver reports no HTTP status (custom binding); PROFILE check not applicable');
+  if (actual === undefined)
+    skip('the driver reports no HTTP status (custom binding); PROFILE check not applicable');
   assertThat(
     actual === status,
     `${what}: expected HTTP ${status}, got HTTP ${actual}${r.error?.code ? ` (code ${r.error.code})` : ''}`,
   );
   const problems = schemaProblems('cashpack/error-body', r.body);
-  assertThat(problems.length === 0, `${what}: the error body is {"error": {"code", "message"}}: ${problems.join('; ')}`);
+  assertThat(
+    problems.length === 0,
+    `${what}: the error body is {"error": {"code", "message"}}: ${problems.join('; ')}`,
+  );
 }
 
 /** Flips one character of a base64url signature so it no longer verifies (still well-formed). */
@@ -327,7 +335,11 @@ export function otherDigest(digest: string): string {
 }
 
 /** The status the issuing principal reads for `packId` (asserts success). */
-export async function statusOf(s: OperatorSetup, packId: string, principal: PrincipalName = 'funded'): Promise<unknown> {
+export async function statusOf(
+  s: OperatorSetup,
+  packId: string,
+  principal: PrincipalName = 'funded',
+): Promise<unknown> {
   const body = expectOk(
     await s.op.status(packId, s.config.principals[principal].status_credential),
     'status read by the issuing principal',

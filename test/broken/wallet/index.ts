@@ -1,4 +1,53 @@
 import type { BrokenImplementation } from '../types.js';
+import { acceptsExpired } from './accepts-expired.js';
+import { acceptsUnsafeNumber } from './accepts-unsafe-number.js';
+import { acceptsWrongVersion } from './accepts-wrong-version.js';
+import { chokesOnExtensions } from './chokes-on-extensions.js';
+import { conditionsWrong } from './conditions-wrong.js';
+import { contextRailReplaced } from './context-rail-replaced.js';
+import type { WalletFault } from './harness.js';
+import { noReferenceUris } from './no-reference-uris.js';
+import { openAmountIgnored } from './open-amount-ignored.js';
+import { ownAuthorization } from './own-authorization.js';
+import { partialAmount } from './partial-amount.js';
+import { payeeDescriptorOnly } from './payee-descriptor-only.js';
+import { payerFromExtensions } from './payer-from-extensions.js';
+import { payerReplaced } from './payer-replaced.js';
+import { referenceAlwaysRequestId } from './reference-always-request-id.js';
+import { rejectsNumberAmount } from './rejects-number-amount.js';
+import { rejectsUnknownRailHint } from './rejects-unknown-rail-hint.js';
+import { requestIdUnbound } from './request-id-unbound.js';
+import { reusedPaymentId } from './reused-payment-id.js';
+import { roundsAmount } from './rounds-amount.js';
+import { silentUnsupportedRail } from './silent-unsupported-rail.js';
+import { stateNotCreated } from './state-not-created.js';
+
+const all = [
+  acceptsExpired,
+  roundsAmount,
+  silentUnsupportedRail,
+  rejectsUnknownRailHint,
+  chokesOnExtensions,
+  referenceAlwaysRequestId,
+  stateNotCreated,
+  reusedPaymentId,
+  payerFromExtensions,
+  requestIdUnbound,
+  acceptsWrongVersion,
+  openAmountIgnored,
+  partialAmount,
+  acceptsUnsafeNumber,
+  contextRailReplaced,
+  payeeDescriptorOnly,
+  noReferenceUris,
+  ownAuthorization,
+  payerReplaced,
+  conditionsWrong,
+  rejectsNumberAmount,
+];
 
 /** Deliberately broken wallet implementations, one fault each (see ../types.ts). */
-export const faults: BrokenImplementation[] = [];
+export const faults: BrokenImplementation[] = all;
+
+/** The broken cores by fault id (used by `stdio.ts`, the stdio form of each broken wallet). */
+export const walletFaults: WalletFault[] = all.map((f) => f.walletFault);

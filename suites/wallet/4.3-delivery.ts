@@ -1,0 +1,164 @@
+/**
+ * CPR-1.0 sections 4.2-4.3 (delivery) as the paying application sees them: it resolves a
+ * `cpr://` URI and retrieves the payload (rule 1) from a mock payee the suite runs on 127.0.0.1
+ * with a certificate signed by the suite CA (profile 3); a consumed or unknown token yields no
+ * payment (TOKEN_REJECTED in the profile, AMB-36); a retrieved CPR is validated like a direct one.
+ */
+import { randomUUID } from 'node:crypto';
+import { encodeInlineUri } from '../../src/codec/uri.js';
+import { assertThat, check, forEachWalletChannel, mockPayee } from '../_lib/index.js';
+import {
+  deriveContext,
+  expectPayment,
+  expectRejection,
+  expectRejectionCode,
+  HOUR,
+  ibanCpr,
+  isoFromNow,
+  short,
+} from './_wallet.js';
+
+const RESOLVES = ['CPR-4.3-WALLET-RESOLVES-URI'];
+
+/** A valid CPR whose payee display_name is `name` (to recognise the payment made from it). */
+function withDisplayName(name: string) {
+  return ibanCpr({
+    payee: { display_name: name, rail_address: { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' } },
+  });
+}
+
+describe('CPR-1.0 section 4.3: delivery rules (paying application)', () => {
+  forEachWalletChannel((wallet) => {
+    check(
+      RESOLVES,
+      'the paying application resolves a reference URI and retrieves the payload (once)',
+      async () => {
+        const mock = await mockPayee();
+        const marker = `Conformance Shop ${randomUUID()}`;
+        const offer = mock.offer(withDisplayName(marker));
+        const payment = expectPayment(
+          await wallet.derive({ uri: offer.uri, context: deriveContext() }),
+          'the derivation from a reference URI',
+        );
+        assertThat(
+          mock.retrievals(offer.token) === 1,
+          `the wallet retrieved the CPR ${mock.retrievals(offer.token)} times, not once`,
+        );
+        assertThat(
+          JSON.stringify(payment).includes(marker),
+          `the payment does not come from the retrieved CPR (its payee display_name ${marker} is nowhere in it): ${short(payment)}`,
+        );
+      },
+    );
+
+    check(
+      ['PRF-2-REFERENCE-FULL-ENDPOINT'],
+      'a reader also accepts an endpoint that already ends in /cpr/{token}',
+      async () => {
+        const mock = await mockPayee();
+        const offer = mock.offer(ibanCpr());
+        const uri = `cpr://${offer.token}?endpoint=${encodeURIComponent(offer.url)}`;
+        expectPayment(await wallet.derive({ uri, context: deriveContext() }), `the derivation from ${uri}`);
+        assertThat(
+          mock.retrievals(offer.token) === 1,
+          `the wallet retrieved the CPR ${mock.retrievals(offer.token)} times, not once`,
+        );
+      },
+    );
+
+    check(RESOLVES, 'the paying application resolves an inline URI (no payee involved)', async () => {
+      const marker = `Conformance Shop ${randomUUID()}`;
+      const payment = expectPayment(
+        await wallet.derive({ uri: encodeInlineUri(withDisplayName(marker)), context: deriveContext() }),
+        'the derivation from an inline URI',
+      );
+      assertThat(
+        JSON.stringify(payment).includes(marker),
+        `the payment does not come from the inline CPR (its payee display_name ${marker} is nowhere in it): ${short(payment)}`,
+      );
+    });
+
+    check(
+      RESOLVES,
+      'a token already consumed yields no payment (the payee refuses it) and is not retried',
+      async () => {
+        const mock = await mockPayee();
+        const offer = mock.offer(ibanCpr());
+        expectPayment(
+          await wallet.derive({ uri: offer.uri, context: deriveContext() }),
+          'the first derivation from the reference URI',
+        );
+        expectRejection(
+          await wallet.derive({ uri: offer.uri, context: deriveContext() }),
+          'the second derivation from the same (consumed) token',
+        );
+        assertThat(
+          mock.retrievals(offer.token) === 2,
+          `the token was requested ${mock.retrievals(offer.token)} times over two derivations; a refused token is not retried`,
+        );
+      },
+    );
+
+    check(RESOLVES, 'a token the payee never issued yields no payment', async () => {
+      const mock = await mockPayee();
+      const uri = `cpr://${'0'.repeat(32)}?endpoint=${encodeURIComponent(mock.baseUrl)}`;
+      expectRejection(
+        await wallet.derive({ uri, context: deriveContext() }),
+        'the derivation from an unknown token',
+      );
+    });
+
+    check(['PRF-3-DERIVE-ERROR-CODES'], 'a consumed token is refused with 422 TOKEN_REJECTED', async () => {
+      const mock = await mockPayee();
+      const offer = mock.offer(ibanCpr(), {
+        answer: {
+          status: 410,
+          body: { error: { code: 'TOKEN_CONSUMED', message: 'the token was already used' } },
+        },
+      });
+      expectRejectionCode(
+        await wallet.derive({ uri: offer.uri, context: deriveContext() }),
+        ['TOKEN_REJECTED'],
+        'the derivation from a consumed token',
+      );
+    });
+
+    check(['PRF-3-DERIVE-ERROR-CODES'], 'an unknown token is refused with 422 TOKEN_REJECTED', async () => {
+      const mock = await mockPayee();
+      const uri = `cpr://${'0'.repeat(32)}?endpoint=${encodeURIComponent(mock.baseUrl)}`;
+      expectRejectionCode(
+        await wallet.derive({ uri, context: deriveContext() }),
+        ['TOKEN_REJECTED'],
+        'the derivation from an unknown token',
+      );
+    });
+
+    check(
+      ['CPR-7-EXPIRED-REJECTED', 'CPR-INV-2-EXPIRY-ENFORCEMENT'],
+      'a CPR retrieved through a reference URI is validated like a direct one: an expired one is rejected',
+      async () => {
+        const mock = await mockPayee();
+        const offer = mock.offer(
+          ibanCpr({ created_at: isoFromNow(-3 * HOUR), expires_at: isoFromNow(-HOUR) }),
+        );
+        expectRejection(
+          await wallet.derive({ uri: offer.uri, context: deriveContext() }),
+          'the derivation of an expired CPR from a reference URI',
+        );
+      },
+    );
+
+    check(
+      ['CPR-9-VERSION-VALIDATED', 'CPR-4.3-VALIDATE-BEFORE-PROCESSING'],
+      'a CPR retrieved through a reference URI is validated like a direct one: a wrong cpr_version is rejected',
+      async () => {
+        const mock = await mockPayee();
+        const offer = mock.offer(ibanCpr({ cpr_version: 'CPR-2.0' }));
+        expectRejection(
+          await wallet.derive({ uri: offer.uri, context: deriveContext() }),
+          'the derivation of a CPR-2.0 document from a reference URI',
+        );
+      },
+    );
+  });
+});

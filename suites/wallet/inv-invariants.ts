@@ -1,0 +1,78 @@
+/**
+ * CPR-1.0 invariants and 4.4 step 2 (rail selection): rail_hint is advisory (INV-4) and a
+ * conformant paying application ignores unrecognised rail_hint values gracefully (INV-7, AMB-13:
+ * a Payment through the sub-interface the fields complete, or UNSUPPORTED_RAIL with a message).
+ */
+import fc from 'fast-check';
+import { RAIL_HINTS } from '../../src/validator/subinterface.js';
+import { assertProperty, check, type DeriveResult, forEachWalletChannel, skip } from '../_lib/index.js';
+import {
+  deriveContext,
+  describeResult,
+  expectationOf,
+  fail,
+  ibanCpr,
+  type JsonObject,
+  payableCprArbitrary,
+  paymentOrUnsupported,
+} from './_wallet.js';
+
+/** AMB-13: a Payment, or UNSUPPORTED_RAIL with a non-empty message; anything else is an error over the hint. */
+function tolerated(r: DeriveResult): boolean {
+  return r.ok || (r.error.code === 'UNSUPPORTED_RAIL' && (r.error.message ?? '').trim() !== '');
+}
+
+describe('CPR-1.0 invariants: rail_hint is advisory', () => {
+  forEachWalletChannel((wallet) => {
+    for (const hint of ['FEDNOW', 'INSTANT_PAYMENT', 'sepa_ct', 'com.example:RTP']) {
+      check(
+        ['CPR-INV-7-UNKNOWN-RAIL-HINT-TOLERATED'],
+        `a conformant paying application ignores an unrecognized rail_hint (${hint}) gracefully rather than erroring`,
+        async () => {
+          const r = await wallet.derive({ cpr: ibanCpr({ rail_hint: hint }), context: deriveContext() });
+          if (!tolerated(r))
+            fail(`rail_hint ${JSON.stringify(hint)} made the wallet error: ${describeResult(r)}`);
+        },
+      );
+    }
+
+    check(
+      ['CPR-INV-7-UNKNOWN-RAIL-HINT-TOLERATED'],
+      'an unrecognized rail_hint is ignored gracefully (generated requests and hints)',
+      async () => {
+        const unknownHint = fc
+          .string({ minLength: 1, maxLength: 16 })
+          .filter((h) => !(RAIL_HINTS as readonly string[]).includes(h));
+        // on-chain needs rail_hint ON_CHAIN (spec 2.5), so it is no candidate for an unknown hint
+        const base = payableCprArbitrary().filter((c) => c.rail_hint !== 'ON_CHAIN');
+        await assertProperty(
+          fc.asyncProperty(base, unknownHint, async (cpr, hint) => {
+            const r = await wallet.derive({ cpr: { ...cpr, rail_hint: hint }, context: deriveContext() });
+            if (!tolerated(r))
+              fail(`rail_hint ${JSON.stringify(hint)} made the wallet error: ${describeResult(r)}`);
+          }),
+        );
+      },
+    );
+
+    for (const [what, overrides] of [
+      ['without rail_hint', { rail_hint: undefined }],
+      ['with rail_hint OPEN', { rail_hint: 'OPEN' }],
+    ] as const) {
+      check(
+        ['CPR-INV-4-RAIL-HINT-ADVISORY', 'CPR-4.4-RAIL-HINT-SIGNAL', 'CPR-2.1-RAIL-HINT-NON-BINDING'],
+        `rail_hint is advisory, never a mandatory constraint: an IBAN request ${what} is paid`,
+        async () => {
+          const cpr: JsonObject = ibanCpr(overrides);
+          if (expectationOf(cpr) === 'unsupported')
+            skip('wallet.supported_rails names no IBAN rail (SEPA_CT, SEPA_INST, SWIFT)');
+          paymentOrUnsupported(
+            await wallet.derive({ cpr, context: deriveContext() }),
+            cpr,
+            `an IBAN request ${what}`,
+          );
+        },
+      );
+    }
+  });
+});

@@ -1,0 +1,17 @@
+import { ReferenceOperator } from '../../../src/reference/operator/index.js';
+import type { BrokenImplementation } from '../types.js';
+import { startBrokenOperator } from './_start.js';
+
+/** Spec CP 8 maximum amount broken: any amount is issued. */
+class NoAmountLimitOperator extends ReferenceOperator {
+  protected override checkAmountLimit(): void {} // the fault
+}
+
+/** An issue above max_amount succeeds. */
+export const noAmountLimit: BrokenImplementation = {
+  id: 'operator-no-amount-limit',
+  target: 'operator',
+  fault: "an amount above the policy's max_amount is issued",
+  expected: [],
+  start: ({ workDir }) => startBrokenOperator(workDir, NoAmountLimitOperator),
+};

@@ -1,0 +1,17 @@
+import { ReferenceOperator } from '../../../src/reference/operator/index.js';
+import type { BrokenImplementation } from '../types.js';
+import { startBrokenOperator } from './_start.js';
+
+/** Spec CP 8 maximum chain depth broken: renewals never stop. */
+class NoDepthLimitOperator extends ReferenceOperator {
+  protected override checkDepth(): void {} // the fault
+}
+
+/** A renewal beyond max_chain_depth is accepted. */
+export const noDepthLimit: BrokenImplementation = {
+  id: 'operator-no-depth-limit',
+  target: 'operator',
+  fault: "renewal_chain may grow beyond the policy's max_chain_depth",
+  expected: [],
+  start: ({ workDir }) => startBrokenOperator(workDir, NoDepthLimitOperator),
+};

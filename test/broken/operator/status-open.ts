@@ -1,0 +1,17 @@
+import { ReferenceOperator } from '../../../src/reference/operator/index.js';
+import type { BrokenImplementation } from '../types.js';
+import { startBrokenOperator } from './_start.js';
+
+/** Spec CP 5 rule 3 broken: every caller may read the status of a known pack. */
+class StatusOpenOperator extends ReferenceOperator {
+  protected override checkStatusAccess(): void {} // the fault
+}
+
+/** The status endpoint answers anyone. */
+export const statusOpen: BrokenImplementation = {
+  id: 'operator-status-open',
+  target: 'operator',
+  fault: 'the status endpoint answers any caller, with or without credentials',
+  expected: [],
+  start: ({ workDir }) => startBrokenOperator(workDir, StatusOpenOperator),
+};

@@ -1,0 +1,18 @@
+import type { BrokenImplementation } from '../types.js';
+import { harnessRewritingPayee } from './_harness.js';
+import type { Answer } from './_rewrite.js';
+import { startBrokenPayee } from './_start.js';
+
+const to422 = (a: Answer): Answer => (a.status === 400 ? { ...a, status: 422 } : a);
+
+/** Profile 1 broken: a malformed harness body answers 422 INVALID_REQUEST instead of 400. */
+const UnprocessablePayee = harnessRewritingPayee('requests', to422);
+
+/** INVALID_REQUEST comes with 422. */
+export const invalidRequest422: BrokenImplementation = {
+  id: 'payee-invalid-request-422',
+  target: 'payee',
+  fault: 'a malformed POST {harness}/requests body answers 422 INVALID_REQUEST instead of 400',
+  expected: ['PRF-1-ERROR-STATUS', 'PRF-1-INVALID-REQUEST'],
+  start: ({ workDir }) => startBrokenPayee(workDir, {}, UnprocessablePayee),
+};

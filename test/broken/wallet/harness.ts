@@ -1,0 +1,168 @@
+/**
+ * How a broken wallet is made and served: the reference wallet core (`createWalletCore`) with
+ * one step replaced, served through the reference HTTPS harness (`startWalletHarness`) and, for
+ * the stdio channel, by `stdio.ts` in this folder (compiled to `dist/test/broken/wallet/stdio.js`).
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DerivationResult, DerivedPayment } from '../../../src/derivation/derive.js';
+import type { DerivationError } from '../../../src/derivation/errors.js';
+import { DEFAULT_SUPPORTED_RAILS, type Rail } from '../../../src/derivation/rails.js';
+import { packageRoot } from '../../../src/paths.js';
+import { writeSecret } from '../../../src/reference/stack.js';
+import {
+  createCertificateAuthority,
+  issueServerCertificate,
+  LOOPBACK_HOSTS,
+  writeCaFile,
+} from '../../../src/reference/tls.js';
+import { startWalletHarness, type WalletCore } from '../../../src/reference/wallet.js';
+import type { BrokenImplementation } from '../types.js';
+
+/** What a broken core is built from: the options of the reference core. */
+export interface CoreOptions {
+  /** CAs trusted when retrieving reference URIs (the suite CA). */
+  trustedCaPems: string[];
+  /** Rails the wallet supports. */
+  supportedRails: readonly Rail[];
+}
+
+/** Builds the broken wallet core: the reference core with one step replaced. */
+export type CoreFactory = (options: CoreOptions) => WalletCore;
+
+/** A broken wallet: its self-test description and the core that carries the fault. */
+export interface WalletFault {
+  /** kebab-case, prefixed `wallet-`. */
+  id: string;
+  /** One sentence: what is broken. */
+  fault: string;
+  /** Requirement IDs the wallet suite must report failed, warning or error, and no others. */
+  expected: string[];
+  /** The broken core. */
+  core: CoreFactory;
+  /** Rails the broken wallet supports and declares in `wallet.supported_rails` (default: the reference's). */
+  supportedRails?: readonly Rail[];
+}
+
+/** The harness body fields a wrapper may look at. */
+export interface HarnessBody {
+  cpr?: Record<string, unknown>;
+  uri?: string;
+  context?: Record<string, unknown>;
+}
+
+/** The harness body as an object, or undefined when it is not one. */
+export function bodyOf(body: unknown): HarnessBody | undefined {
+  return typeof body === 'object' && body !== null && !Array.isArray(body)
+    ? (body as HarnessBody)
+    : undefined;
+}
+
+/** The CPR object of a harness body, when it carries one directly. */
+export function cprOf(body: unknown): Record<string, unknown> | undefined {
+  const cpr = bodyOf(body)?.cpr;
+  return typeof cpr === 'object' && cpr !== null && !Array.isArray(cpr) ? cpr : undefined;
+}
+
+/** A refusal as `derivePayment` returns it. */
+export function refusal(code: DerivationError['code'], message: string): DerivationResult {
+  return { ok: false, error: { code, message } };
+}
+
+/**
+ * The reference core with its Payment changed after derivation: `edit` gets a copy of each
+ * derived Payment (and the harness body) and returns the Payment to answer.
+ */
+export function editPayments(
+  core: WalletCore,
+  edit: (payment: DerivedPayment, body: unknown) => DerivedPayment,
+): WalletCore {
+  return {
+    async derive(body) {
+      const result = await core.derive(body);
+      if (!result.ok) return result;
+      return { ok: true, payment: edit(structuredClone(result.payment), body) };
+    },
+    close: () => core.close(),
+  };
+}
+
+/** The reference core with the harness body changed before derivation. */
+export function editRequests(core: WalletCore, edit: (body: unknown) => unknown): WalletCore {
+  return { derive: (body) => core.derive(edit(structuredClone(body))), close: () => core.close() };
+}
+
+/** The reference core with a check of its own answered before derivation (a refusal, or undefined to go on). */
+export function refuseFirst(
+  core: WalletCore,
+  check: (body: unknown) => DerivationResult | undefined,
+): WalletCore {
+  return {
+    async derive(body) {
+      return check(body) ?? core.derive(body);
+    },
+    close: () => core.close(),
+  };
+}
+
+/** Absolute path of the compiled stdio entry of the broken wallets. */
+export function stdioEntry(): string {
+  return join(packageRoot(), 'dist', 'test', 'broken', 'wallet', 'stdio.js');
+}
+
+/**
+ * Starts a broken wallet on 127.0.0.1 behind a throwaway CA (which is also the suite CA the
+ * wallet trusts, profile 3) and returns the run config naming its HTTPS harness and its stdio
+ * command (the compiled `stdio.js`, which builds the same broken core).
+ */
+export async function startBrokenWallet(
+  fault: WalletFault,
+  workDir: string,
+): ReturnType<BrokenImplementation['start']> {
+  await mkdir(workDir, { recursive: true });
+  const ca = await createCertificateAuthority({
+    commonName: `cpr-conformance broken wallet CA (${fault.id})`,
+  });
+  const server = await issueServerCertificate(ca, { hosts: [...LOOPBACK_HOSTS] });
+  const caFile = join(workDir, 'wallet-ca.pem');
+  const caKeyFile = join(workDir, 'wallet-ca.key');
+  await writeCaFile(caFile, ca);
+  await writeSecret(caKeyFile, ca.keyPem);
+  const supportedRails = [...(fault.supportedRails ?? DEFAULT_SUPPORTED_RAILS)];
+  const wallet = await startWalletHarness(fault.core({ trustedCaPems: [ca.certPem], supportedRails }), {
+    tls: server,
+  });
+  return {
+    config: {
+      tls: { ca_file: caFile, suite_ca_cert_file: caFile, suite_ca_key_file: caKeyFile },
+      timeouts: { request_ms: 10_000 },
+      wallet: {
+        harness_url: wallet.harnessUrl,
+        command: [
+          process.execPath,
+          stdioEntry(),
+          '--fault',
+          fault.id,
+          '--ca',
+          caFile,
+          '--supported-rails',
+          supportedRails.join(','),
+        ],
+        supported_rails: supportedRails,
+      },
+    },
+    close: () => wallet.close(),
+  };
+}
+
+/** The self-test entry of a wallet fault. */
+export function brokenWallet(fault: WalletFault): BrokenImplementation & { walletFault: WalletFault } {
+  return {
+    id: fault.id,
+    target: 'wallet',
+    fault: fault.fault,
+    expected: fault.expected,
+    start: ({ workDir }) => startBrokenWallet(fault, workDir),
+    walletFault: fault,
+  };
+}

@@ -1,0 +1,15 @@
+import { derivePayment } from '../../../src/derivation/derive.js';
+import { brokenWallet } from './harness.js';
+
+/** The wallet has no way to retrieve a reference URI (no fetcher): every token is refused. */
+export const noReferenceUris = brokenWallet({
+  id: 'wallet-no-reference-uris',
+  fault: 'the wallet cannot retrieve the CPR behind a reference URI and refuses every token',
+  expected: ['CPR-4.3-WALLET-RESOLVES-URI', 'PRF-2-REFERENCE-FULL-ENDPOINT'],
+  core: (options) => ({
+    // the reference derivation, without its CPR fetcher
+    derive: (body) =>
+      derivePayment(body as Parameters<typeof derivePayment>[0], { supportedRails: options.supportedRails }),
+    close: async () => undefined,
+  }),
+});
