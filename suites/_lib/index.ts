@@ -417,4 +417,7 @@ export function expectDeriveError(
       message: `${what}: expected error code ${code}, got ${result.error.code ?? 'no code'} (${describeError(result.error)})`,
     });
   }
+  if (typeof result.error.message !== 'string' || result.error.message.trim() === '') {
+    throw new AssertionError({ message: `${what}: the ${code} rejection carries no message for a person` });
+  }
 }

@@ -18,7 +18,7 @@ const runs: FaultRun[] = [];
 for (const fault of faults) {
   const run = await runFault(fault);
   runs.push(run);
-  const ok = same(run.tripped, run.expected) && run.exitCode !== 0;
+  const ok = same(run.tripped, run.expected) && run.exitCode === run.expectedExitCode;
   if (!markdown) {
     process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} ${fault.id} (exit ${run.exitCode}): ${fault.fault}\n`);
     process.stdout.write(`     tripped: ${run.tripped.join(' ') || '(none)'}\n`);
@@ -29,7 +29,7 @@ for (const fault of faults) {
   }
 }
 
-const mismatches = runs.filter((r) => !same(r.tripped, r.expected) || r.exitCode === 0);
+const mismatches = runs.filter((r) => !same(r.tripped, r.expected) || r.exitCode !== r.expectedExitCode);
 if (markdown) {
   process.stdout.write(
     '| target | broken implementation | fault | checks tripped (requirement IDs) | match |\n',

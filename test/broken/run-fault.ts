@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { classify } from '../../src/catalog/index.js';
 import { packageRoot } from '../../src/paths.js';
 import type { BrokenImplementation, BrokenTarget } from './types.js';
 
@@ -14,6 +15,8 @@ export interface FaultRun {
   tripped: string[];
   /** Requirement IDs expected to trip, sorted. */
   expected: string[];
+  /** The exit code the run must end with: 1 when an expected ID is a SPEC MUST, else 0 (warnings only). */
+  expectedExitCode: number;
   /** Tests that did not pass or skip: `state title: message`, for diagnosis. */
   problems: string[];
   stderr: string;
@@ -40,7 +43,7 @@ export async function runSuiteAgainst(
   config: unknown,
   workDir: string,
   extraArgs: string[] = [],
-): Promise<Omit<FaultRun, 'id' | 'expected'>> {
+): Promise<Omit<FaultRun, 'id' | 'expected' | 'expectedExitCode'>> {
   const configPath = join(workDir, 'config.json');
   const reportsDir = join(workDir, 'reports');
   await writeFile(configPath, JSON.stringify(config, null, 2));
@@ -83,13 +86,26 @@ export async function runSuiteAgainst(
   return { target, exitCode: code, tripped, problems, stderr };
 }
 
+/**
+ * The exit code a run tripping exactly `expected` must end with: 1 when one of them is a MUST of
+ * the specification (a failure), 0 when all are SHOULD/MAY or PROFILE (warnings do not fail a run).
+ */
+export function expectedExitCode(expected: readonly string[]): number {
+  return expected.some((id) => classify([id]).state === 'failed') ? 1 : 0;
+}
+
 /** Starts one broken implementation, runs its target's suite against it and stops it. */
 export async function runFault(fault: BrokenImplementation): Promise<FaultRun> {
   const workDir = await mkdtemp(join(tmpdir(), `cprc-fault-${fault.id}-`));
   const started = await fault.start({ workDir });
   try {
     const run = await runSuiteAgainst(fault.target, started.config, workDir);
-    return { id: fault.id, expected: [...fault.expected].sort(), ...run };
+    return {
+      id: fault.id,
+      expected: [...fault.expected].sort(),
+      expectedExitCode: expectedExitCode(fault.expected),
+      ...run,
+    };
   } finally {
     await started.close();
     await rm(workDir, { recursive: true, force: true });

@@ -24,6 +24,6 @@ export const decidesFromCopy: BrokenImplementation = {
   id: 'operator-decides-from-copy',
   target: 'operator',
   fault: "renew and redeem trust the submitted copy's bearer and chain digest, so a stale copy is accepted",
-  expected: [],
+  expected: ['CP-1-RENEWAL-TRANSFERS', 'CP-3-ACTIVE', 'CP-3-TERMINAL-STATUS', 'CP-7-CHAIN-DIGEST-MISMATCH'],
   start: ({ workDir }) => startBrokenOperator(workDir, DecidesFromCopyOperator),
 };

@@ -12,6 +12,6 @@ export const ignoredSignature: BrokenImplementation = {
   id: 'operator-ignored-signature',
   target: 'operator',
   fault: 'the bearer signature of renewal entries and redemption requests is ignored',
-  expected: [],
+  expected: ['CP-5-INVALID-SIGNATURE', 'CP-7-INVALID-SIGNATURE', 'PRF-1-ERROR-BODY', 'PRF-1-ERROR-STATUS'],
   start: ({ workDir }) => startBrokenOperator(workDir, IgnoredSignatureOperator),
 };

@@ -12,6 +12,6 @@ export const noAmountLimit: BrokenImplementation = {
   id: 'operator-no-amount-limit',
   target: 'operator',
   fault: "an amount above the policy's max_amount is issued",
-  expected: [],
+  expected: ['CP-7-AMOUNT-EXCEEDS-LIMIT', 'CP-8-MAX-AMOUNT', 'PRF-1-ERROR-BODY', 'PRF-1-ERROR-STATUS'],
   start: ({ workDir }) => startBrokenOperator(workDir, NoAmountLimitOperator),
 };

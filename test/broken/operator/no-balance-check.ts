@@ -12,6 +12,6 @@ export const noBalanceCheck: BrokenImplementation = {
   id: 'operator-no-balance-check',
   target: 'operator',
   fault: "an issue above the principal's available balance is accepted",
-  expected: [],
+  expected: ['CP-1-FUNDS-LOCKED', 'CP-7-INSUFFICIENT-BALANCE', 'PRF-1-ERROR-BODY', 'PRF-1-ERROR-STATUS'],
   start: ({ workDir }) => startBrokenOperator(workDir, NoBalanceCheckOperator),
 };

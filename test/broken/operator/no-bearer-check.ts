@@ -12,6 +12,14 @@ export const noBearerCheck: BrokenImplementation = {
   id: 'operator-no-bearer-check',
   target: 'operator',
   fault: 'the submitting key is never compared with current_bearer_pk, so any key may renew or redeem',
-  expected: [],
+  expected: [
+    'CP-1-RENEWAL-TRANSFERS',
+    'CP-3-ACTIVE',
+    'CP-3-TERMINAL-STATUS',
+    'CP-5-BEARER-MISMATCH',
+    'CP-7-BEARER-MISMATCH',
+    'PRF-1-ERROR-BODY',
+    'PRF-1-ERROR-STATUS',
+  ],
   start: ({ workDir }) => startBrokenOperator(workDir, NoBearerCheckOperator),
 };

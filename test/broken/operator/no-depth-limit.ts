@@ -12,6 +12,13 @@ export const noDepthLimit: BrokenImplementation = {
   id: 'operator-no-depth-limit',
   target: 'operator',
   fault: "renewal_chain may grow beyond the policy's max_chain_depth",
-  expected: [],
+  expected: [
+    'CP-3-ACTIVE',
+    'CP-3-TERMINAL-STATUS',
+    'CP-7-CHAIN-DEPTH-EXCEEDED',
+    'CP-8-MAX-CHAIN-DEPTH',
+    'PRF-1-ERROR-BODY',
+    'PRF-1-ERROR-STATUS',
+  ],
   start: ({ workDir }) => startBrokenOperator(workDir, NoDepthLimitOperator),
 };

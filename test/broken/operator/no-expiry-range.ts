@@ -14,6 +14,6 @@ export const noExpiryRange: BrokenImplementation = {
   id: 'operator-no-expiry-range',
   target: 'operator',
   fault: "expires_at is not checked against the policy's expiry range",
-  expected: [],
+  expected: ['CP-7-EXPIRY-INVALID', 'CP-8-EXPIRY-RANGE', 'PRF-1-ERROR-BODY', 'PRF-1-ERROR-STATUS'],
   start: ({ workDir }) => startBrokenOperator(workDir, NoExpiryRangeOperator),
 };

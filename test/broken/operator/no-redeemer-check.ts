@@ -12,6 +12,12 @@ export const noRedeemerCheck: BrokenImplementation = {
   id: 'operator-no-redeemer-check',
   target: 'operator',
   fault: 'a redeemer without identity, or below the required level, may redeem',
-  expected: [],
+  expected: [
+    'CP-1-REDEEMER-IDENTIFIED',
+    'CP-5-REDEEMER-IDENTIFIED',
+    'CP-7-REDEEMER-NOT-IDENTIFIED',
+    'PRF-1-ERROR-STATUS',
+    'PRF-4-REDEEMER-MISSING-403',
+  ],
   start: ({ workDir }) => startBrokenOperator(workDir, NoRedeemerCheckOperator),
 };

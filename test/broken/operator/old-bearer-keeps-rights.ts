@@ -16,6 +16,6 @@ export const oldBearerKeepsRights: BrokenImplementation = {
   id: 'operator-old-bearer-keeps-rights',
   target: 'operator',
   fault: 'after a renewal every previous bearer key may still renew or redeem',
-  expected: [],
+  expected: ['CP-1-RENEWAL-TRANSFERS', 'CP-3-ACTIVE', 'CP-3-TERMINAL-STATUS'],
   start: ({ workDir }) => startBrokenOperator(workDir, OldBearerKeepsRightsOperator),
 };

@@ -62,6 +62,6 @@ export const redeemRace: BrokenImplementation = {
   target: 'operator',
   fault:
     'redemption checks, awaits a storage write, then commits: simultaneous redemptions of one pack all succeed',
-  expected: [],
+  expected: ['CP-3-REDEEMED', 'CP-3-TERMINAL-STATUS'],
   start: ({ workDir }) => startBrokenOperator(workDir, RedeemRaceOperator),
 };

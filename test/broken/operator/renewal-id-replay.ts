@@ -16,6 +16,14 @@ export const renewalIdReplay: BrokenImplementation = {
   id: 'operator-renewal-id-replay',
   target: 'operator',
   fault: 'a renewal_id seen before is accepted in a new renewal',
-  expected: [],
+  expected: [
+    'CP-2-RENEWAL-ID-REPLAY',
+    'CP-3-ACTIVE',
+    'CP-3-TERMINAL-STATUS',
+    'CP-7-DUPLICATE-ID',
+    'CP-8-ID-SINGLE-USE',
+    'PRF-1-ERROR-BODY',
+    'PRF-1-ERROR-STATUS',
+  ],
   start: ({ workDir }) => startBrokenOperator(workDir, RenewalIdReplayOperator),
 };

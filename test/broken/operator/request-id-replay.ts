@@ -16,6 +16,14 @@ export const requestIdReplay: BrokenImplementation = {
   id: 'operator-request-id-replay',
   target: 'operator',
   fault: 'a replayed request_id is accepted and issues another cash-pack',
-  expected: [],
+  expected: [
+    'CP-2-REQUEST-ID-REPLAY',
+    'CP-3-ACTIVE',
+    'CP-3-TERMINAL-STATUS',
+    'CP-7-DUPLICATE-ID',
+    'CP-8-ID-SINGLE-USE',
+    'PRF-1-ERROR-BODY',
+    'PRF-1-ERROR-STATUS',
+  ],
   start: ({ workDir }) => startBrokenOperator(workDir, RequestIdReplayOperator),
 };

@@ -12,6 +12,6 @@ export const statusOpen: BrokenImplementation = {
   id: 'operator-status-open',
   target: 'operator',
   fault: 'the status endpoint answers any caller, with or without credentials',
-  expected: [],
+  expected: ['CP-4-STATUS-RESTRICTED', 'CP-5-STATUS-ACCESS', 'PRF-4-STATUS-FORBIDDEN-403'],
   start: ({ workDir }) => startBrokenOperator(workDir, StatusOpenOperator),
 };

@@ -12,6 +12,6 @@ export const uncheckedChainDigest: BrokenImplementation = {
   id: 'operator-unchecked-chain-digest',
   target: 'operator',
   fault: 'prev_chain_digest is not compared with the current chain_digest',
-  expected: [],
+  expected: ['CP-7-CHAIN-DIGEST-MISMATCH', 'PRF-1-ERROR-BODY', 'PRF-1-ERROR-STATUS'],
   start: ({ workDir }) => startBrokenOperator(workDir, UncheckedChainDigestOperator),
 };

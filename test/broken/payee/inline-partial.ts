@@ -30,6 +30,6 @@ export const inlinePartial: BrokenImplementation = {
   id: 'payee-inline-partial',
   target: 'payee',
   fault: 'inline URIs (and their QR images) carry the base fields only, without the sub-interface fields',
-  expected: ['CPR-4.2-INLINE-URI', 'CPR-4.2-SAME-SCHEME', 'CPR-4.3-QR-CODE'],
+  expected: ['CPR-4.2-INLINE-URI', 'CPR-4.2-SAME-SCHEME', 'CPR-4.3-QR-CODE', 'PRF-2-HARNESS-REQUESTS'],
   start: ({ workDir }) => startBrokenPayee(workDir, {}, BaseOnlyInlinePayee),
 };
