@@ -16,7 +16,7 @@ export function packageRoot(): string {
   for (;;) {
     if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'schemas'))) return dir;
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('cpr-conformance: package root not found above ' + import.meta.url);
+    if (parent === dir) throw new Error(`cpr-conformance: package root not found above ${import.meta.url}`);
     dir = parent;
   }
 }

@@ -1,12 +1,11 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { parseRailList, type Rail } from '../derivation/rails.js';
 import { CprcError } from '../errors.js';
 import type { ReferenceStack, StackListener, StackTarget } from '../reference/stack.js';
-import { createWalletCore, serveWalletLines } from '../reference/wallet.js';
+import { createWalletCore, serveWalletStdio } from '../reference/wallet.js';
 
 /**
  * Registers `cprc serve [payee|wallet|operator|all]` (the reference implementations, until
@@ -178,22 +177,8 @@ async function walletStdio(opts: { ca: string[]; supportedRails?: Rail[] }) {
     trustedCaPems,
     ...(opts.supportedRails ? { supportedRails: opts.supportedRails } : {}),
   });
-  const lines = createInterface({
-    input: process.stdin,
-    crlfDelay: Number.POSITIVE_INFINITY,
-    terminal: false,
-  });
-  // The driver closing its end of stdout (EPIPE) ends the session quietly, like EOF on stdin.
-  process.stdout.on('error', () => lines.close());
-  try {
-    // Profile section 3: one JSON line in, one JSON line out, nothing else on stdout.
-    await serveWalletLines(core, lines, (line) => {
-      process.stdout.write(`${line}\n`);
-    });
-  } finally {
-    lines.close();
-    await core.close();
-  }
+  // Profile section 3: one JSON line in, one JSON line out, nothing else on stdout.
+  await serveWalletStdio(core, process.stdin, process.stdout);
 }
 
 function collect(value: string, previous: string[]): string[] {

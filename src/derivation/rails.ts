@@ -3,17 +3,23 @@
  * document (profile section 2).
  */
 
-/** The RailHint values of spec 2.4. */
-export const RAIL_HINTS = ['ON_CHAIN', 'SEPA_CT', 'SEPA_INST', 'ACH', 'PIX', 'UPI', 'SWIFT', 'OPEN'] as const;
+import {
+  ADDRESS_FIELDS,
+  ALL_FIELDS,
+  RAIL_HINTS,
+  type RailHint,
+  REQUIRED_FIELDS,
+  SUB_INTERFACE_OF_HINT,
+  type SubInterface as ValidatorSubInterface,
+} from '../validator/subinterface.js';
 
-/** A RailHint of spec 2.4. */
-export type RailHint = (typeof RAIL_HINTS)[number];
+export { RAIL_HINTS, type RailHint };
 
 /** A rail a wallet can execute on: every RailHint but `OPEN` (which means "no preference"). */
 export type Rail = Exclude<RailHint, 'OPEN'>;
 
 /** Every executable rail (spec 2.4 without `OPEN`). */
-export const RAILS: readonly Rail[] = ['ON_CHAIN', 'SEPA_CT', 'SEPA_INST', 'ACH', 'PIX', 'UPI', 'SWIFT'];
+export const RAILS: readonly Rail[] = RAIL_HINTS.filter((h): h is Rail => h !== 'OPEN');
 
 /** Rails the reference wallet supports unless configured otherwise: all but `SWIFT`. */
 export const DEFAULT_SUPPORTED_RAILS: readonly Rail[] = RAILS.filter((r) => r !== 'SWIFT');
@@ -35,36 +41,39 @@ export interface SubInterfaceFields {
   rails: readonly Rail[];
 }
 
-/** Field lists of every sub-interface (spec 2.5-2.8; rails per profile section 2). */
+/** The validator's name of each sub-interface, whose field tables are the single source here. */
+const VALIDATOR_NAME: Readonly<Record<SubInterface, ValidatorSubInterface>> = {
+  ON_CHAIN: 'onchain',
+  IBAN: 'iban',
+  ACCOUNT: 'account',
+  INSTANT_KEY: 'instant-key',
+};
+
+const SECTION: Readonly<Record<SubInterface, string>> = {
+  ON_CHAIN: '2.5',
+  IBAN: '2.6',
+  ACCOUNT: '2.7',
+  INSTANT_KEY: '2.8',
+};
+
+function fieldsOf(name: SubInterface): SubInterfaceFields {
+  const sub = VALIDATOR_NAME[name];
+  const required = REQUIRED_FIELDS[sub].filter((f) => f !== 'rail_hint');
+  return {
+    section: SECTION[name],
+    required,
+    optional: ALL_FIELDS[sub].filter((f) => !required.includes(f)),
+    address: ADDRESS_FIELDS[sub],
+    rails: RAILS.filter((r) => SUB_INTERFACE_OF_HINT[r] === sub),
+  };
+}
+
+/** Field lists of every sub-interface (spec 2.5-2.8; rails per profile section 2), from the validator's tables. */
 export const SUB_INTERFACES: Readonly<Record<SubInterface, SubInterfaceFields>> = {
-  ON_CHAIN: {
-    section: '2.5',
-    required: ['chain_id', 'receiver_address'],
-    optional: ['domain_separator', 'order_reference', 'acquirer_id', 'contract_address'],
-    address: ['chain_id', 'receiver_address'],
-    rails: ['ON_CHAIN'],
-  },
-  IBAN: {
-    section: '2.6',
-    required: ['iban', 'beneficiary_name'],
-    optional: ['bic', 'remittance_info', 'end_to_end_id', 'purpose_code'],
-    address: ['iban', 'bic'],
-    rails: ['SEPA_CT', 'SEPA_INST', 'SWIFT'],
-  },
-  ACCOUNT: {
-    section: '2.7',
-    required: ['account_number', 'beneficiary_name'],
-    optional: ['routing_code', 'routing_code_type', 'bank_name', 'remittance_info', 'end_to_end_id'],
-    address: ['account_number', 'routing_code', 'routing_code_type'],
-    rails: ['ACH'],
-  },
-  INSTANT_KEY: {
-    section: '2.8',
-    required: ['key_type', 'key_value'],
-    optional: ['beneficiary_name', 'txid'],
-    address: ['key_type', 'key_value'],
-    rails: ['PIX', 'UPI'],
-  },
+  ON_CHAIN: fieldsOf('ON_CHAIN'),
+  IBAN: fieldsOf('IBAN'),
+  ACCOUNT: fieldsOf('ACCOUNT'),
+  INSTANT_KEY: fieldsOf('INSTANT_KEY'),
 };
 
 /** True when `value` is one of the RailHint values of spec 2.4. */

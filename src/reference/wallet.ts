@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { createInterface } from 'node:readline';
 import { type DerivationResult, derivePayment } from '../derivation/derive.js';
 import type { DerivationError } from '../derivation/errors.js';
 import { createHttpsCprFetcher } from '../derivation/fetch.js';
@@ -273,5 +274,32 @@ export async function serveWalletLines(
     }
     const result = await core.derive(body);
     emit(JSON.stringify(stdioAnswer(result)));
+  }
+}
+
+/**
+ * Runs the stdio harness (profile section 3) over two streams until `input` ends or `output`
+ * is closed by the reader (EPIPE ends the session quietly, like EOF), then closes `core`.
+ * Nothing but answer lines is written to `output`.
+ *
+ * @example
+ * ```ts
+ * await serveWalletStdio(createWalletCore({ trustedCaPems: [caPem] }), process.stdin, process.stdout);
+ * ```
+ */
+export async function serveWalletStdio(
+  core: WalletCore,
+  input: NodeJS.ReadableStream,
+  output: NodeJS.WritableStream,
+): Promise<void> {
+  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY, terminal: false });
+  output.on('error', () => lines.close());
+  try {
+    await serveWalletLines(core, lines, (line) => {
+      output.write(`${line}\n`);
+    });
+  } finally {
+    lines.close();
+    await core.close();
   }
 }

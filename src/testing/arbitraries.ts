@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import { composeIBAN } from 'ibantools';
 import { toChecksumAddress } from '../validator/rules/evm-address-checksum.js';
 import { normaliseKey, PAYER_KEYS, SEPARATION_KEYS } from '../validator/rules/no-payer-data.js';
-import { RAIL_HINTS, type RailHint } from '../validator/subinterface.js';
+import { RAIL_HINTS, type RailHint, SUB_INTERFACE_OF_HINT } from '../validator/subinterface.js';
 
 /** A rail to generate: one of the eight rail_hint values, or `'NONE'` for a document without rail_hint. */
 export type CprRail = RailHint | 'NONE';
@@ -188,18 +188,6 @@ function subInterfaceArbitrary(kind: 'onchain' | 'iban' | 'account' | 'instant-k
   }
 }
 
-const SUB_OF_RAIL: Readonly<
-  Record<Exclude<CprRail, 'OPEN' | 'NONE'>, 'onchain' | 'iban' | 'account' | 'instant-key'>
-> = {
-  ON_CHAIN: 'onchain',
-  SEPA_CT: 'iban',
-  SEPA_INST: 'iban',
-  SWIFT: 'iban',
-  ACH: 'account',
-  PIX: 'instant-key',
-  UPI: 'instant-key',
-};
-
 /** Generates one valid CPR of a fixed rail. */
 function cprOfRail(rail: CprRail, nowMs: number): fc.Arbitrary<JsonObject> {
   const sub =
@@ -209,7 +197,7 @@ function cprOfRail(rail: CprRail, nowMs: number): fc.Arbitrary<JsonObject> {
           subInterfaceArbitrary('account'),
           subInterfaceArbitrary('instant-key'),
         )
-      : subInterfaceArbitrary(SUB_OF_RAIL[rail]);
+      : subInterfaceArbitrary(SUB_INTERFACE_OF_HINT[rail]);
   const asset =
     rail === 'ON_CHAIN'
       ? fc.oneof(

@@ -10,6 +10,7 @@ import {
   expectError,
   expectErrorCode,
   expectOk,
+  type OperatorResult,
   onCheckEnd,
   skip,
 } from '../_lib/index.js';
@@ -81,19 +82,27 @@ describe('Cash-Pack API section 1 item 5: renewal transfers bearer rights', () =
 });
 
 /**
- * Locks the low-balance principal's whole available balance in one pack; the pack is expired
- * through the harness when the check ends, which returns the funds (spec CP 3 EXPIRED).
+ * Locks the low-balance principal's whole available balance in one pack. `release` expires it
+ * through the harness (spec CP 3 EXPIRED: the funds return) at most once; it also runs when the
+ * check ends, so the principal's balance is restored whatever the outcome.
  */
-async function lockWholeBalance(s: OperatorSetup): Promise<{ amount: string; packId: string }> {
-  const h = harness(s);
+async function lockWholeBalance(
+  s: OperatorSetup,
+): Promise<{ amount: string; release: () => Promise<OperatorResult> }> {
+  const h = harness(s, 'a pack locking the whole balance could not be expired to return the funds');
   const amount = s.config.principals.low_balance.available_balance;
   if (amount === undefined) skip('operator.principals.low_balance.available_balance is not configured');
   if (BigInt(amount) > BigInt(s.policy.max_amount)) {
     skip("the low-balance principal's balance exceeds max_amount: it cannot be locked in one pack");
   }
   const { pack } = await issue(s, { principal: 'low_balance', amount });
-  onCheckEnd(() => h.expire(pack.pack_id));
-  return { amount, packId: pack.pack_id };
+  let released: Promise<OperatorResult> | undefined;
+  const release = (): Promise<OperatorResult> => {
+    released ??= h.expire(pack.pack_id);
+    return released;
+  };
+  onCheckEnd(release);
+  return { amount, release };
 }
 
 describe('Cash-Pack API section 1 item 2 and section 3: funds are locked, and returned on expiry', () => {
@@ -116,9 +125,8 @@ describe('Cash-Pack API section 1 item 2 and section 3: funds are locked, and re
     'an EXPIRED pack returns its funds to the Principal: the whole balance can be locked again',
     async () => {
       const s = await setup();
-      const { amount, packId } = await lockWholeBalance(s);
-      const expired = await harness(s).expire(packId);
-      expectOk(expired, 'harness expire of the pack holding the whole balance');
+      const { amount, release } = await lockWholeBalance(s);
+      expectOk(await release(), 'harness expire of the pack holding the whole balance');
       const again = await issue(s, { principal: 'low_balance', amount });
       onCheckEnd(() => harness(s).expire(again.pack.pack_id));
     },

@@ -17,7 +17,6 @@ import {
 import {
   assertSchema,
   type CashPack,
-  chainDigests,
   expectProfileError,
   harness,
   isObject,
@@ -74,7 +73,7 @@ describe('Cash-Pack API section 3: terminal statuses', () => {
   for (const to of ['REDEEMED', 'EXPIRED', 'CANCELLED'] as const) {
     check(
       ['CP-7-INSTRUMENT-NOT-ACTIVE', 'CP-3-TERMINAL-STATUS', TERMINAL_IDS[to]],
-      `a ${to} pack stays ${to}, and its renewal or redemption yields INSTRUMENT_NOT_ACTIVE`,
+      `a pack that is ${to} stays ${to}, and its renewal or redemption yields INSTRUMENT_NOT_ACTIVE`,
       async () => {
         const s = await setup();
         const r = await useTerminal(s, to);
@@ -218,7 +217,6 @@ interface Real {
   packs: {
     pack: CashPack;
     bearer: Ed25519KeyPair;
-    initial: string;
     previous?: { pack: CashPack; bearer: Ed25519KeyPair };
   }[];
 }
@@ -266,7 +264,7 @@ class IssueCmd implements Cmd {
     assertThat(isObject(pack) && pack.status === 'ACTIVE', 'model: a new pack is ACTIVE');
     m.packs.push({ status: 'ACTIVE', depth: 0 });
     m.requestIds.push(request.request_id);
-    r.packs.push({ pack, bearer, initial: bearer.publicKey });
+    r.packs.push({ pack, bearer });
   }
   toString(): string {
     return 'issue';
@@ -297,10 +295,6 @@ class RenewCmd implements Cmd {
     assertThat(
       updated.renewal_chain.length === p.depth + 1,
       `model: renewal_chain has ${p.depth + 1} entries`,
-    );
-    assertThat(
-      updated.chain_digest === chainDigests(updated, real.initial).at(-1),
-      'model: chain_digest is the recomputed dN',
     );
     p.depth += 1;
     m.renewalIds.push(entry.renewal_id);
@@ -440,7 +434,11 @@ class StaleCopyCmd implements Cmd {
   }
 }
 
-/** Harness expire or cancel: ACTIVE -> EXPIRED/CANCELLED, a terminal pack INSTRUMENT_NOT_ACTIVE. */
+/**
+ * Harness expire or cancel: ACTIVE -> EXPIRED/CANCELLED; on a terminal pack the status must not
+ * change (spec CP 3). The harness's own answer to a terminal pack (409) is a PROFILE check of its
+ * own (PRF-4-HARNESS-TERMINAL-409), not graded here.
+ */
 class TerminateCmd implements Cmd {
   constructor(
     readonly i: number,
@@ -455,7 +453,11 @@ class TerminateCmd implements Cmd {
     const id = pick(r.packs, this.i).pack.pack_id;
     const result = await (this.to === 'EXPIRED' ? h.expire(id) : h.cancel(id));
     if (p.status !== 'ACTIVE') {
-      expectErrorCode(result, 'INSTRUMENT_NOT_ACTIVE', `model: harness ${this.to} of a ${p.status} pack`);
+      const status = await statusOf(r.s, id);
+      assertThat(
+        status === p.status,
+        `model: a ${p.status} pack stays ${p.status} after a harness ${this.to} (got ${JSON.stringify(status)})`,
+      );
       return;
     }
     expectOk(result, `model: harness ${this.to} of an ACTIVE pack`);

@@ -89,7 +89,7 @@ describe('Cash-Pack API section 4: POST /v1/cashpack/issue', () => {
   );
 
   check(
-    ['PRF-4-CHAIN-DIGEST', 'CP-1-CHAIN-DIGEST'],
+    ['PRF-4-CHAIN-DIGEST'],
     'the issued cash-pack carries chain_digest d0 = SHA-256(JCS({pack_id, amount, asset, expires_at, initial_bearer_pk}))',
     async () => {
       const s = await setup();
@@ -158,7 +158,7 @@ describe('Cash-Pack API section 4: POST /v1/cashpack/renew', () => {
   );
 
   check(
-    ['PRF-4-CHAIN-DIGEST', 'CP-1-CHAIN-DIGEST'],
+    ['PRF-4-CHAIN-DIGEST'],
     'after each renewal chain_digest is dN = SHA-256(hex d(N-1) || JCS(entry N)), and entry N carries prev_chain_digest d(N-1)',
     async () => {
       const s = await setup();
@@ -177,6 +177,27 @@ describe('Cash-Pack API section 4: POST /v1/cashpack/renew', () => {
           entry?.prev_chain_digest === digests[n - 1],
           `renewal entry ${n} carries prev_chain_digest d${n - 1}`,
         );
+      }
+    },
+  );
+});
+
+describe('Cash-Pack API section 1 item 8: the chain digest', () => {
+  check(
+    ['CP-1-CHAIN-DIGEST'],
+    'each renewal moves the chain digest: a new SHA-256 value (64 hex digits) after every renewal',
+    async () => {
+      const s = await setup();
+      let { pack, bearer } = await issue(s);
+      const seen = [pack.chain_digest];
+      for (let n = 1; n <= Math.min(2, s.policy.max_chain_depth); n++) {
+        ({ pack, bearer } = await renew(s, pack, bearer));
+        assertThat(
+          typeof pack.chain_digest === 'string' && /^[0-9a-fA-F]{64}$/.test(pack.chain_digest),
+          `after renewal ${n} the chain digest is a SHA-256 value (got ${JSON.stringify(pack.chain_digest)})`,
+        );
+        assertThat(!seen.includes(pack.chain_digest), `renewal ${n} binds a new chain digest`);
+        seen.push(pack.chain_digest);
       }
     },
   );

@@ -29,7 +29,7 @@ describe('Cash-Pack API section 4: well-known resources', () => {
   );
 
   check(
-    ['PRF-4-POLICY-SHAPE', 'CP-8-EXPIRY-RANGE', 'CP-8-MAX-CHAIN-DEPTH', 'CP-8-MAX-AMOUNT'],
+    ['PRF-4-POLICY-SHAPE'],
     'the policy limits are usable: 1 <= max_amount < 2^256, min_expiry_seconds <= max_expiry_seconds, max_chain_depth >= 1, required_identity_level >= 1',
     async () => {
       const policy = expectOk(await operator().policy(), 'GET the policy');
@@ -71,7 +71,7 @@ describe('Cash-Pack API section 4: well-known resources', () => {
 
   check(
     ['PRF-4-OPERATOR-JWK', 'PRF-4-ED25519-KEYS'],
-    'the Operator key is a JWK {kty: OKP, crv: Ed25519, x, kid, alg: EdDSA, use: sig} with a 32-byte x',
+    'the Operator key is a JWK {kty: OKP, crv (the Edwards curve of EdDSA), x, kid, alg: EdDSA, use: sig} with a 32-byte x',
     async () => {
       const r = await operator().publicKey();
       expectStatus(r, 200, 'GET the public key');
@@ -87,10 +87,7 @@ describe('Cash-Pack API section 4: well-known resources', () => {
       } catch {
         // reported below
       }
-      assertThat(
-        length === 32,
-        `"x" is base64url of the raw 32-byte Ed25519 public key (got ${length} bytes)`,
-      );
+      assertThat(length === 32, `"x" is base64url of the raw 32-byte public key (got ${length} bytes)`);
       assertThat(typeof jwk.kid === 'string' && jwk.kid.length > 0, 'the JWK has a non-empty "kid"');
     },
   );

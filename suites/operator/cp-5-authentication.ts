@@ -16,6 +16,7 @@ import {
   lockRequest,
   newKey,
   type OperatorSetup,
+  otherDigest,
   type RedeemerChoice,
   redemptionRequest,
   renewalEntry,
@@ -32,7 +33,10 @@ interface Tampered {
   result: Result;
 }
 
-/** Lock Requests, each with one signed member changed after the principal signed it. */
+/**
+ * Lock Requests, each with one signed member changed after the principal signed it. The asset is
+ * altered only when the policy offers a second asset (another would be refused as not offered).
+ */
 async function tamperedLockRequests(s: OperatorSetup): Promise<Tampered[]> {
   const out: Tampered[] = [];
   const edits: Record<string, (r: Record<string, unknown>) => void> = {
@@ -72,7 +76,11 @@ async function tamperedLockRequests(s: OperatorSetup): Promise<Tampered[]> {
   return out;
 }
 
-/** Renewals, each with one signed member of the entry changed after the bearer signed it. */
+/**
+ * Renewals, each with one signed member of the entry changed after the bearer signed it. Not
+ * altered: pack_id, prev_chain_digest and bearer_pk, whose change would break a second condition
+ * (unknown pack, CHAIN_DIGEST_MISMATCH, BEARER_MISMATCH); profile 4 negative checks break one.
+ */
 async function tamperedRenewalEntries(s: OperatorSetup): Promise<Tampered[]> {
   const out: Tampered[] = [];
   const edits: Record<string, (e: Record<string, unknown>) => void> = {
@@ -111,6 +119,15 @@ async function tamperedPackCopies(s: OperatorSetup): Promise<Tampered[]> {
     expires_at: (p) => {
       p.expires_at = shiftTime(p.expires_at as string, 1);
     },
+    current_bearer_pk: (p) => {
+      p.current_bearer_pk = newKey().publicKey;
+    },
+    chain_digest: (p) => {
+      p.chain_digest = otherDigest(p.chain_digest as string);
+    },
+    kid: (p) => {
+      p.kid = `${String(p.kid)}-altered`;
+    },
     signature: (p) => {
       p.signature = corruptSignature(p.signature as string);
     },
@@ -131,7 +148,11 @@ async function tamperedPackCopies(s: OperatorSetup): Promise<Tampered[]> {
   return out;
 }
 
-/** Redemptions, each with one signed member of the request changed after the bearer signed it. */
+/**
+ * Redemptions, each with one signed member of the request changed after the bearer signed it.
+ * Not altered, for the reason given above: pack_id, prev_chain_digest, bearer_pk and the redeemer
+ * token (REDEEMER_NOT_IDENTIFIED).
+ */
 async function tamperedRedemptionRequests(s: OperatorSetup): Promise<Tampered[]> {
   const out: Tampered[] = [];
   const edits: Record<string, (r: Record<string, unknown>) => void> = {
@@ -165,7 +186,7 @@ function expectAllInvalidSignature(tampered: Tampered[], what: string): void {
 
 describe('Cash-Pack API section 5 rule 1: messages are signed', () => {
   check(
-    ['CP-5-INVALID-SIGNATURE', 'CP-7-INVALID-SIGNATURE'],
+    ['CP-5-MESSAGES-SIGNED', 'CP-5-INVALID-SIGNATURE', 'CP-7-INVALID-SIGNATURE'],
     'a Lock Request altered after signing (each signed member in turn) yields INVALID_SIGNATURE',
     async () => {
       const s = await setup();
@@ -174,7 +195,7 @@ describe('Cash-Pack API section 5 rule 1: messages are signed', () => {
   );
 
   check(
-    ['CP-5-INVALID-SIGNATURE', 'CP-7-INVALID-SIGNATURE'],
+    ['CP-5-MESSAGES-SIGNED', 'CP-5-INVALID-SIGNATURE', 'CP-7-INVALID-SIGNATURE'],
     'a Renewal Entry altered after signing (each signed member in turn) yields INVALID_SIGNATURE',
     async () => {
       const s = await setup();
@@ -183,7 +204,7 @@ describe('Cash-Pack API section 5 rule 1: messages are signed', () => {
   );
 
   check(
-    ['CP-5-INVALID-SIGNATURE', 'CP-7-INVALID-SIGNATURE'],
+    ['CP-5-MESSAGES-SIGNED', 'CP-5-INVALID-SIGNATURE', 'CP-7-INVALID-SIGNATURE'],
     'a submitted cash-pack altered after the Operator signed it yields INVALID_SIGNATURE on renew and redeem',
     async () => {
       const s = await setup();
@@ -192,7 +213,7 @@ describe('Cash-Pack API section 5 rule 1: messages are signed', () => {
   );
 
   check(
-    ['CP-5-INVALID-SIGNATURE', 'CP-7-INVALID-SIGNATURE'],
+    ['CP-5-MESSAGES-SIGNED', 'CP-5-INVALID-SIGNATURE', 'CP-7-INVALID-SIGNATURE'],
     'a Redemption Request altered after signing (each signed member in turn) yields INVALID_SIGNATURE',
     async () => {
       const s = await setup();

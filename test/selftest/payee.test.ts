@@ -1,20 +1,3 @@
-import { describe, expect, it } from 'vitest';
-import { faultsByTarget } from '../broken/all.js';
-import { runFault } from '../broken/run-fault.js';
+import { defineSelfTest } from './define.js';
 
-// Self-test of the payee suite: every deliberately broken payee makes the run fail on exactly the
-// requirement IDs named for its fault, and on no others. Runs the built CLI (npm test builds first).
-describe('self-test: payee suite against deliberately broken implementations', () => {
-  it('has broken implementations to prove its checks', () => {
-    expect(faultsByTarget.payee.length).toBeGreaterThan(0);
-  });
-
-  for (const fault of faultsByTarget.payee) {
-    it(`${fault.id}: ${fault.fault}`, async () => {
-      const run = await runFault(fault);
-      const detail = [`exit ${run.exitCode}`, ...run.problems, run.stderr.trim()].filter(Boolean).join('\n');
-      expect(run.tripped, detail).toEqual(run.expected);
-      expect(run.exitCode, detail).toBe(run.expectedExitCode);
-    }, 180_000);
-  }
-});
+defineSelfTest('payee');

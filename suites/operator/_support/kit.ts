@@ -63,6 +63,21 @@ export function schemaProblems(kind: string, doc: unknown): string[] {
   return validateMessage(kind, doc).findings.map((f) => `${f.path || '/'}: ${f.message}`);
 }
 
+/** True when the policy members the checks rely on are usable (the full shape is a check of its own). */
+function usablePolicy(policy: unknown): policy is Policy {
+  if (!isObject(policy)) return false;
+  const integer = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
+  return (
+    typeof policy.max_amount === 'string' &&
+    /^[1-9][0-9]*$/.test(policy.max_amount) &&
+    integer(policy.min_expiry_seconds) &&
+    integer(policy.max_expiry_seconds) &&
+    integer(policy.max_chain_depth) &&
+    Array.isArray(policy.assets) &&
+    isObject(policy.assets[0])
+  );
+}
+
 /**
  * The driver, config, policy and key of the run. The policy and key are read once per run
  * (only a usable pair is kept); a check that depends on them is skipped, with the reason, when
@@ -76,8 +91,10 @@ export async function setup(): Promise<OperatorSetup> {
     const keyResult = await op.publicKey();
     const policy = policyResult.body;
     const jwk = keyResult.body;
-    if (!policyResult.ok || schemaProblems('cashpack/policy', policy).length > 0) {
-      skip('the Operator policy (/.well-known/cashpack-policy.json) is unusable; see CP-4-WELL-KNOWN-POLICY');
+    if (!policyResult.ok || !usablePolicy(policy)) {
+      skip(
+        'the Operator policy (/.well-known/cashpack-policy.json) lacks usable limits or assets; see PRF-4-POLICY-SHAPE',
+      );
     }
     if (!keyResult.ok || !isObject(jwk) || jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519') {
       skip(
@@ -92,12 +109,15 @@ export async function setup(): Promise<OperatorSetup> {
   return { op, config, ...cachedWellKnown };
 }
 
-/** The harness of the Operator driver, or a skip naming the missing configuration. */
-export function harness(s: OperatorSetup): NonNullable<OperatorDriver['harness']> {
-  return (
-    s.op.harness ??
-    skip('the operator harness is not configured (operator.harness_url): EXPIRED/CANCELLED cannot be reached')
-  );
+/**
+ * The harness of the Operator driver, or a skip naming the missing configuration and `need`,
+ * what the check uses it for.
+ */
+export function harness(
+  s: OperatorSetup,
+  need = 'EXPIRED and CANCELLED cannot be reached',
+): NonNullable<OperatorDriver['harness']> {
+  return s.op.harness ?? skip(`the operator harness is not configured (operator.harness_url): ${need}`);
 }
 
 /** A fresh Ed25519 key pair (a disposable bearer key, spec CP 1 item 7). */

@@ -12,6 +12,12 @@ export const ignoredSignature: BrokenImplementation = {
   id: 'operator-ignored-signature',
   target: 'operator',
   fault: 'the bearer signature of renewal entries and redemption requests is ignored',
-  expected: ['CP-5-INVALID-SIGNATURE', 'CP-7-INVALID-SIGNATURE', 'PRF-1-ERROR-BODY', 'PRF-1-ERROR-STATUS'],
+  expected: [
+    'CP-5-INVALID-SIGNATURE',
+    'CP-5-MESSAGES-SIGNED',
+    'CP-7-INVALID-SIGNATURE',
+    'PRF-1-ERROR-BODY',
+    'PRF-1-ERROR-STATUS',
+  ],
   start: ({ workDir }) => startBrokenOperator(workDir, IgnoredSignatureOperator),
 };

@@ -1,9 +1,17 @@
 import type { BrokenImplementation } from '../types.js';
 import { cancelledStillActive } from './cancelled-still-active.js';
+import { cashpackVersionMissing } from './cashpack-version-missing.js';
+import { chainDigestNotJcs } from './chain-digest-not-jcs.js';
+import { confirmationWithoutRedeemedAt } from './confirmation-without-redeemed-at.js';
+import { confirmationWrongKid } from './confirmation-wrong-kid.js';
 import { decidesFromCopy } from './decides-from-copy.js';
+import { expiredStillActive } from './expired-still-active.js';
 import { expiryKeepsFunds } from './expiry-keeps-funds.js';
+import { harnessCancelTerminal200 } from './harness-cancel-terminal-200.js';
+import { harnessExpireNoPackId } from './harness-expire-no-pack-id.js';
 import { ignoredSignature } from './ignored-signature.js';
 import { issue200 } from './issue-200.js';
+import { issuedBearerWrong } from './issued-bearer-wrong.js';
 import { noAmountLimit } from './no-amount-limit.js';
 import { noBalanceCheck } from './no-balance-check.js';
 import { noBearerCheck } from './no-bearer-check.js';
@@ -11,12 +19,21 @@ import { noDepthLimit } from './no-depth-limit.js';
 import { noExpiryRange } from './no-expiry-range.js';
 import { noRedeemerCheck } from './no-redeemer-check.js';
 import { oldBearerKeepsRights } from './old-bearer-keeps-rights.js';
+import { operatorCredentialRefused } from './operator-credential-refused.js';
+import { packCopyUnverified } from './pack-copy-unverified.js';
+import { policyMissing } from './policy-missing.js';
+import { policyWithoutAlg } from './policy-without-alg.js';
+import { principalSignatureIgnored } from './principal-signature-ignored.js';
 import { pubkeyLeaksPrivate } from './pubkey-leaks-private.js';
 import { redeemRace } from './redeem-race.js';
 import { redemptionIdReplay } from './redemption-id-replay.js';
+import { renewReportsOldBearer } from './renew-reports-old-bearer.js';
 import { renewalIdReplay } from './renewal-id-replay.js';
 import { requestIdReplay } from './request-id-replay.js';
+import { statusBodyWithoutPackId } from './status-body-without-pack-id.js';
+import { statusHidesRedeemed } from './status-hides-redeemed.js';
 import { statusOpen } from './status-open.js';
+import { statusUnknown403 } from './status-unknown-403.js';
 import { uncheckedChainDigest } from './unchecked-chain-digest.js';
 import { wrongKid } from './wrong-kid.js';
 
@@ -44,4 +61,21 @@ export const faults: BrokenImplementation[] = [
   issue200,
   pubkeyLeaksPrivate,
   wrongKid,
+  chainDigestNotJcs,
+  statusUnknown403,
+  policyWithoutAlg,
+  confirmationWrongKid,
+  harnessCancelTerminal200,
+  operatorCredentialRefused,
+  packCopyUnverified,
+  principalSignatureIgnored,
+  renewReportsOldBearer,
+  statusBodyWithoutPackId,
+  statusHidesRedeemed,
+  cashpackVersionMissing,
+  confirmationWithoutRedeemedAt,
+  expiredStillActive,
+  harnessExpireNoPackId,
+  issuedBearerWrong,
+  policyMissing,
 ];

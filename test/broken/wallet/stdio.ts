@@ -4,10 +4,9 @@
  * `cprc wallet-stdio` serves the reference core.
  */
 import { readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { parseRailList } from '../../../src/derivation/rails.js';
-import { serveWalletLines } from '../../../src/reference/wallet.js';
+import { serveWalletStdio } from '../../../src/reference/wallet.js';
 import { walletFaults } from './index.js';
 
 async function main(): Promise<void> {
@@ -25,20 +24,7 @@ async function main(): Promise<void> {
     trustedCaPems: [readFileSync(values.ca, 'utf8')],
     supportedRails: parseRailList(values['supported-rails'] ?? ''),
   });
-  const lines = createInterface({
-    input: process.stdin,
-    crlfDelay: Number.POSITIVE_INFINITY,
-    terminal: false,
-  });
-  process.stdout.on('error', () => lines.close());
-  try {
-    await serveWalletLines(core, lines, (line) => {
-      process.stdout.write(`${line}\n`);
-    });
-  } finally {
-    lines.close();
-    await core.close();
-  }
+  await serveWalletStdio(core, process.stdin, process.stdout);
 }
 
 main().catch((err: unknown) => {

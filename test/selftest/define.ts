@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { faultsByTarget } from '../broken/all.js';
+import { runFault } from '../broken/run-fault.js';
+import type { BrokenTarget } from '../broken/types.js';
+
+/**
+ * Declares the self-test of one target's suite: every deliberately broken implementation of the
+ * target makes the run fail on exactly the requirement IDs named for its fault, and on no others,
+ * and the run exits 1 when one of them is a MUST (0 when all are warnings). Runs the built CLI
+ * (`npm test` builds first).
+ */
+export function defineSelfTest(target: BrokenTarget): void {
+  describe(`self-test: ${target} suite against deliberately broken implementations`, () => {
+    it('has broken implementations to prove its checks', () => {
+      expect(faultsByTarget[target].length).toBeGreaterThan(0);
+    });
+
+    for (const fault of faultsByTarget[target]) {
+      it(`${fault.id}: ${fault.fault}`, async () => {
+        const run = await runFault(fault);
+        const detail = [`exit ${run.exitCode}`, ...run.problems, run.stderr.trim()]
+          .filter(Boolean)
+          .join('\n');
+        expect(run.tripped, detail).toEqual(run.expected);
+        expect(run.exitCode, detail).toBe(run.expectedExitCode);
+      }, 180_000);
+    }
+  });
+}
