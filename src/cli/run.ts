@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { CprcError } from '../errors.js';
-import { DEFAULT_MAX_DURATION_MS, DEFAULT_RUNS, DEFAULT_TEST_TIMEOUT_MS, runSuites } from '../runner/run.js';
+import { DEFAULT_MAX_DURATION_MS, DEFAULT_RUNS, DEFAULT_TEST_TIMEOUT_MS } from '../runner/defaults.js';
 
 /** Options of `cprc run` as commander parses them. */
 interface RunCliOptions {
@@ -114,6 +114,8 @@ async function runCommand(opts: RunCliOptions): Promise<number> {
       ...process.argv.slice(3),
       ...(opts.seed === undefined ? ['--seed', String(seed)] : []),
     ];
+    // loaded on use, so `cprc validate` does not pay for the runner at start-up
+    const { runSuites } = await import('../runner/run.js');
     const result = await runSuites({
       configPath,
       ...(opts.target ? { targets: opts.target } : {}),

@@ -5,7 +5,6 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { parseRailList, type Rail } from '../derivation/rails.js';
 import { CprcError } from '../errors.js';
 import type { ReferenceStack, StackListener, StackTarget } from '../reference/stack.js';
-import { createWalletCore, serveWalletStdio } from '../reference/wallet.js';
 
 /**
  * Registers `cprc serve [payee|wallet|operator|all]` (the reference implementations, until
@@ -173,6 +172,7 @@ async function walletStdio(opts: { ca: string[]; supportedRails?: Rail[] }) {
     }
     trustedCaPems.push(pem);
   }
+  const { createWalletCore, serveWalletStdio } = await import('../reference/wallet.js');
   const core = createWalletCore({
     trustedCaPems,
     ...(opts.supportedRails ? { supportedRails: opts.supportedRails } : {}),

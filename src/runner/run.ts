@@ -9,17 +9,16 @@ import { CprcError } from '../errors.js';
 import { packageRoot } from '../paths.js';
 import { type WriteReportsResult, writeReports } from '../reporters/index.js';
 import { loadRunConfig, selectTargets } from './config.js';
+import {
+  DEFAULT_GRACE_MS,
+  DEFAULT_MAX_DURATION_MS,
+  DEFAULT_RUNS,
+  DEFAULT_TEST_TIMEOUT_MS,
+} from './defaults.js';
 import { preflight } from './preflight.js';
 import { CHILD_OPTIONS_ENV, type ChildOptions, type RunEvent, type Target } from './types.js';
 
-/** Default per-test timeout of mocha (ms). */
-export const DEFAULT_TEST_TIMEOUT_MS = 60_000;
-/** Default wall-clock bound of a whole run (ms): 30 minutes. */
-export const DEFAULT_MAX_DURATION_MS = 30 * 60_000;
-/** Default time the child gets to stop after an interruption before it is killed (ms). */
-export const DEFAULT_GRACE_MS = 5_000;
-/** Default number of runs per property. */
-export const DEFAULT_RUNS = 100;
+export { DEFAULT_GRACE_MS, DEFAULT_MAX_DURATION_MS, DEFAULT_RUNS, DEFAULT_TEST_TIMEOUT_MS };
 
 /** Options of {@link runSuites}. */
 export interface RunSuitesOptions {

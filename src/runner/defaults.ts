@@ -1,0 +1,10 @@
+// Defaults of a run, in a module of their own so the CLI can show them without loading the runner.
+
+/** Default per-test timeout of mocha (ms). */
+export const DEFAULT_TEST_TIMEOUT_MS = 60_000;
+/** Default wall-clock bound of a whole run (ms): 30 minutes. */
+export const DEFAULT_MAX_DURATION_MS = 30 * 60_000;
+/** Default time the child gets to stop after an interruption before it is killed (ms). */
+export const DEFAULT_GRACE_MS = 5_000;
+/** Default number of runs per property. */
+export const DEFAULT_RUNS = 100;
