@@ -138,8 +138,10 @@ export class HttpClient {
       connect: ca === undefined ? { timeout: this.timeoutMs } : { ca, timeout: this.timeoutMs },
       headersTimeout: this.timeoutMs,
       bodyTimeout: this.timeoutMs,
-      // one exchange at a time per test; a fresh connection each time keeps exchanges independent
-      pipelining: 0,
+      // keep-alive without pipelining: connections are reused, so a check can warm the pool and
+      // then fire concurrent requests that reach the target together (race checks), instead of
+      // serialising on TLS handshakes; concurrent requests each get a connection of their own
+      pipelining: 1,
     });
   }
 

@@ -43,7 +43,10 @@ export function secretsOf(config: RunConfig | undefined): string[] {
       return;
     }
     if (value !== null && typeof value === 'object') {
-      const secretHere = inSecret || (key !== undefined && SECRET_MEMBERS.has(key));
+      // In a JWK only the private member `d` is secret: `kty`, `crv` and the public `x` are not,
+      // and collecting them would redact every mention of "Ed25519" or "OKP" in the evidence.
+      const secretHere =
+        inSecret || (key !== undefined && key !== 'private_key_jwk' && SECRET_MEMBERS.has(key));
       for (const [k, v] of Object.entries(value)) walk(v, k, secretHere || k === 'd');
     }
   };

@@ -145,6 +145,18 @@ describe('HttpClient and the default HTTP drivers', () => {
     await http.close();
   });
 
+  it('collects only the private member of a JWK as a secret, so "Ed25519" stays readable', () => {
+    const config = { operator: operatorSection('https://127.0.0.1:1') } as unknown as RunConfig;
+    const secrets = secretsOf(config);
+    const jwk = (
+      config.operator as unknown as { principals: { funded: { private_key_jwk: Record<string, string> } } }
+    ).principals.funded.private_key_jwk;
+    expect(secrets).toContain(jwk.d);
+    expect(secrets).not.toContain('Ed25519');
+    expect(secrets).not.toContain('OKP');
+    expect(secrets).not.toContain(jwk.x);
+  });
+
   it('the payee driver resolves reference and inline URIs and reports answers as data', async () => {
     expect(resolveRetrieval('abc', 'https://h:1/')).toEqual({ url: 'https://h:1/cpr/abc' });
     expect(
