@@ -20,9 +20,14 @@ export interface CoveredTest {
 }
 
 /** Source folders whose modules emit findings: each module covers the IDs it names. */
-const FINDING_MODULES: ReadonlyArray<{ dir: string; label: string }> = [
-  { dir: 'src/validator/rules', label: 'validator' },
-  { dir: 'src/codec', label: 'codec' },
+const FINDING_MODULES: ReadonlyArray<{ dir: string; label: string; ext: string }> = [
+  { dir: 'src/validator', label: 'validator', ext: '.ts' },
+  { dir: 'src/validator/rules', label: 'validator', ext: '.ts' },
+  { dir: 'src/codec', label: 'codec', ext: '.ts' },
+  // schema keywords carry the ID their failure is reported under (`x-requirement`)
+  { dir: 'schemas/cpr', label: 'schema', ext: '.schema.json' },
+  { dir: 'schemas/cashpack', label: 'schema', ext: '.schema.json' },
+  { dir: 'schemas/harness', label: 'schema', ext: '.schema.json' },
 ];
 
 /** A test's title without its leading `[ID ...]` and without a trailing channel label. */
@@ -55,9 +60,9 @@ export function checksByRequirement(
     set.add(check);
   };
   for (const test of tests) for (const id of test.requirements) add(id, checkName(test));
-  for (const { dir, label } of FINDING_MODULES) {
+  for (const { dir, label, ext } of FINDING_MODULES) {
     for (const file of readdirSync(join(root, dir))) {
-      if (!file.endsWith('.ts') || file === 'index.ts') continue;
+      if (!file.endsWith(ext) || file === 'index.ts' || file === 'types.ts') continue;
       const text = readFileSync(join(root, dir, file), 'utf8');
       for (const m of text.matchAll(REQUIREMENT_ID_SCAN_PATTERN)) add(m[0], `${label}: ${dir}/${file}`);
     }

@@ -26,6 +26,7 @@ const TOP_LEVEL: Readonly<Record<string, string>> = {
   created_at: 'CPR-2.1-TIMESTAMPS-UTC',
   expires_at: 'CPR-2.1-TIMESTAMPS-UTC',
   memo: 'CPR-2.1-MEMO-LENGTH',
+  // a map of any proprietary or future fields (CPR-2.1-EXTENSIONS-MAP): only its type is checked
   extensions: 'CPR-2.1-FIELD-TYPES',
   rail_hint: 'CPR-2.4-RAIL-HINT-ENUM',
   payee: 'CPR-2.1-FIELD-TYPES',

@@ -22,7 +22,7 @@ import {
 
 describe('Cash-Pack API section 4: POST /v1/cashpack/issue', () => {
   check(
-    ['CP-4-ISSUE', 'CP-2-CASHPACK-FIELDS', 'CP-1-INITIAL-BEARER', 'CP-3-ACTIVE'],
+    ['CP-4-ISSUE', 'CP-2-CASHPACK-FIELDS', 'CP-1-INITIAL-BEARER', 'CP-3-ACTIVE', 'CP-9-V1-PATHS'],
     'issue takes a Lock Request and returns a signed cash-pack, ACTIVE, whose current_bearer_pk is the initial bearer key',
     async () => {
       const s = await setup();

@@ -191,31 +191,86 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
       },
     );
 
-    check(['CPR-2.10-ID'], 'id: newly generated for every derivation, also of the same request', async () => {
-      const cpr = ibanCpr();
-      const first = expectPayment(
-        await wallet.derive({ cpr, context: deriveContext() }),
-        'the first derivation',
-      );
-      const second = expectPayment(
-        await wallet.derive({ cpr, context: deriveContext() }),
-        'the second derivation of the same request',
-      );
-      assertThat(
-        typeof first.id === 'string' && first.id !== '',
-        `payment.id must be a non-empty identifier, got ${short(first.id)}`,
-      );
-      assertThat(
-        first.id !== second.id,
-        `two derivations of the same request gave the same payment id ${short(first.id)}`,
-      );
-      const seen = new Set<unknown>([first.id, second.id]);
-      await forEachPayment(wallet, (payment) => {
-        if (seen.has(payment.id))
-          fail(`payment id ${short(payment.id)} was already given to an earlier payment`);
-        seen.add(payment.id);
-      });
-    });
+    check(
+      ['CPR-3-NO-STATE-CARRIED'],
+      'derivation carries no state from the CPR to the Payment (state-like data planted in extensions)',
+      async () => {
+        const marker = randomUUID();
+        const planted = (phase: string) => ({
+          phase,
+          confirmation_ref: `conf-${marker}`,
+          settled_by: `Mallory ${marker}`,
+        });
+        const documents = [
+          // names the validator does not recognise as state data: a wallet must ignore them (spec 9 rule 3)
+          ibanCpr({
+            extensions: {
+              'com.example:payment_stage': 'SETTLED',
+              'org.acme:lifecycle': planted('CONFIRMED'),
+            },
+          }),
+          // names it does recognise (spec 3 rule 1, invariant 6): the wallet may refuse the request, never use them
+          ibanCpr({
+            extensions: { 'com.example:state': 'SETTLED', 'com.example:status': planted('AUTHORIZED') },
+          }),
+        ];
+        let payments = 0;
+        for (const cpr of documents) {
+          const ctx = deriveContext();
+          const r = await wallet.derive({ cpr, context: ctx });
+          if (!r.ok) continue;
+          payments += 1;
+          const bare = structuredClone(cpr);
+          delete bare.extensions;
+          const plain = expectPayment(
+            await wallet.derive({ cpr: bare, context: ctx }),
+            'the derivation of the same request without the planted state',
+          );
+          assertThat(
+            r.payment.state === plain.state,
+            `payment.state is ${short(r.payment.state)} with state-like data ${short(cpr.extensions)} in the CPR, ${short(plain.state)} without it: the state came from the CPR`,
+          );
+          assertThat(
+            !JSON.stringify(r.payment).includes(marker),
+            `the payment carries state-like data planted in the CPR's extensions: ${short(r.payment)}`,
+          );
+        }
+        if (payments === 0)
+          skip(
+            'the wallet refused both requests carrying state-like extensions, so no state could be compared',
+          );
+      },
+    );
+
+    check(
+      ['CPR-2.10-ID', 'CPR-4.4-SEVERAL-ATTEMPTS'],
+      'id: newly generated for every derivation, also of the same request',
+      async () => {
+        const cpr = ibanCpr();
+        const first = expectPayment(
+          await wallet.derive({ cpr, context: deriveContext() }),
+          'the first derivation',
+        );
+        const second = expectPayment(
+          await wallet.derive({ cpr, context: deriveContext() }),
+          'the second derivation of the same request',
+        );
+        assertThat(
+          typeof first.id === 'string' && first.id !== '',
+          `payment.id must be a non-empty identifier, got ${short(first.id)}`,
+        );
+        assertThat(
+          first.id !== second.id,
+          `two derivations of the same request gave the same payment id ${short(first.id)}`,
+        );
+        const seen = new Set<unknown>([first.id, second.id]);
+        await forEachPayment(wallet, (payment) => {
+          if (seen.has(payment.id))
+            fail(`payment id ${short(payment.id)} was already given to an earlier payment`);
+          seen.add(payment.id);
+        });
+      },
+    );
 
     check(['PRF-3-PAYMENT-ID-UUID'], 'id is a UUID (profile 3)', async () => {
       const payment = expectPayment(

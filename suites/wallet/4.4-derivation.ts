@@ -65,7 +65,7 @@ function mutatedArbitrary(): fc.Arbitrary<{ mutation: string; codes: string[]; c
 describe('CPR-1.0 section 4.4: derivation operation', () => {
   forEachWalletChannel((wallet) => {
     check(
-      ['CPR-INV-7-DERIVATION', 'CPR-4.4-ASSEMBLE-PAYMENT'],
+      ['CPR-INV-7-DERIVATION', 'CPR-4.4-ASSEMBLE-PAYMENT', 'CPR-4.3-DIRECT-JSON'],
       'a conformant paying application performs derivation as in 4.4: every valid request it can pay yields a Payment',
       async () => {
         await assertProperty(

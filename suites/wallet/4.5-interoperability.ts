@@ -100,7 +100,7 @@ function answered(r: DeriveResult): boolean {
 describe('CPR-1.0 section 4.5: interoperability behaviors', () => {
   forEachWalletChannel((wallet) => {
     check(
-      ['CPR-4.5-UNSUPPORTED-RAIL-NOT-IGNORED'],
+      ['CPR-4.5-UNSUPPORTED-RAIL-NOT-IGNORED', 'CPR-4.4-REJECT-UNSERVABLE-RAIL'],
       'a request the wallet cannot pay on any rail it supports is not silently turned into a Payment: it is refused',
       async () => {
         const sub = unpayableSubInterface();
@@ -127,7 +127,7 @@ describe('CPR-1.0 section 4.5: interoperability behaviors', () => {
     );
 
     check(
-      ['CPR-4.5-UNSUPPORTED-RAIL-NOT-IGNORED'],
+      ['CPR-4.5-UNSUPPORTED-RAIL-NOT-IGNORED', 'CPR-4.4-REJECT-UNSERVABLE-RAIL'],
       'a rail_hint the wallet does not support is not silently ignored: the wallet answers with a Payment or a refusal',
       async () => {
         const rail = unsupportedRail();

@@ -60,7 +60,12 @@ describe('CPR-1.0 invariants: rail_hint is advisory', () => {
       ['with rail_hint OPEN', { rail_hint: 'OPEN' }],
     ] as const) {
       check(
-        ['CPR-INV-4-RAIL-HINT-ADVISORY', 'CPR-4.4-RAIL-HINT-SIGNAL', 'CPR-2.1-RAIL-HINT-NON-BINDING'],
+        [
+          'CPR-INV-4-RAIL-HINT-ADVISORY',
+          'CPR-4.4-RAIL-HINT-SIGNAL',
+          'CPR-2.1-RAIL-HINT-NON-BINDING',
+          'CPR-4.4-NO-RAIL-RESTRICTION',
+        ],
         `rail_hint is advisory, never a mandatory constraint: an IBAN request ${what} is paid`,
         async () => {
           const cpr: JsonObject = ibanCpr(overrides);

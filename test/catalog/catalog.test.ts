@@ -246,6 +246,16 @@ describe('requirement catalog file', () => {
     });
   });
 
+  it('names, for every requirement, the checks that cover it or why none can', () => {
+    const neither = loadCatalog()
+      .requirements.filter((r) => r.checks.length === 0 && r.untestable === undefined)
+      .map((r) => r.id);
+    expect(
+      neither,
+      'add a check naming the ID (then npm run catalog:checks) or an "untestable" reason',
+    ).toEqual([]);
+  });
+
   it('gives every untestable requirement a reason of at least one full sentence', () => {
     const weak = loadCatalog()
       .requirements.filter((r) => r.untestable !== undefined)

@@ -4,6 +4,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checksByRequirement, withDerivedChecks } from '../../src/catalog/coverage.js';
+import { loadCatalog } from '../../src/catalog/index.js';
 import { packageRoot } from '../../src/paths.js';
 
 // The main job: `cprc run --reference` runs every suite against the bundled reference
@@ -18,7 +20,14 @@ describe('self-test: cprc run --reference', () => {
     verdict: string;
     incomplete: boolean;
     counts: Record<string, number>;
-    tests: { state: string; title: string; message?: string; skip_reason?: string }[];
+    tests: {
+      state: string;
+      title: string;
+      target: string;
+      requirements: string[];
+      message?: string;
+      skip_reason?: string;
+    }[];
   };
 
   beforeAll(async () => {
@@ -60,5 +69,12 @@ describe('self-test: cprc run --reference', () => {
   it('skips only with a reason', () => {
     const skipped = results.tests.filter((t) => t.state === 'skipped');
     expect(skipped.filter((t) => !t.skip_reason).map((t) => t.title)).toEqual([]);
+  });
+
+  it('the catalog names, for every requirement, the checks of this run that cover it', () => {
+    const { changed } = withDerivedChecks(loadCatalog(), checksByRequirement(results.tests));
+    expect(changed, 'stale "checks" in suites/catalog/requirements.json: run npm run catalog:checks').toEqual(
+      [],
+    );
   });
 });

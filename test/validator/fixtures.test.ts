@@ -15,6 +15,8 @@ interface Expect {
   payee: Outcome;
   wallet: Outcome;
   warn?: string[];
+  /** Warnings of the payee reading only: the wallet reading must not report them. */
+  payeeWarn?: string[];
 }
 const both = (o: Outcome, warn?: string[]): Expect => ({ payee: o, wallet: o, ...(warn ? { warn } : {}) });
 
@@ -89,6 +91,16 @@ const EXPECTED: Record<string, Expect> = {
   'no-payer-data-status-fail': both('CPR-INV-6-SEPARATION'),
   'no-payer-data-authorization-fail': both('CPR-INV-6-SEPARATION'),
   'extensions-unknown-keys-ok': both('valid'),
+  'payee-display-name-missing-ok': {
+    payee: 'valid',
+    wallet: 'valid',
+    payeeWarn: ['CPR-2.2-OPTIONAL-FIELD-PRESENT'],
+  },
+  'extension-key-unprefixed-ok': {
+    payee: 'valid',
+    wallet: 'valid',
+    payeeWarn: ['CPR-9-REVERSE-DOMAIN-PREFIX'],
+  },
   'extensions-not-object-fail': both('CPR-2.1-FIELD-TYPES'),
 };
 
@@ -121,6 +133,11 @@ describe('validator fixtures', () => {
         for (const id of expected.warn ?? []) {
           if (mode === 'payee' && expected.payee !== 'valid' && expected.wallet === 'valid') continue;
           expect(r.findings.filter((f) => f.severity === 'warning').map((f) => f.requirement)).toContain(id);
+        }
+        const warnings = r.findings.filter((f) => f.severity === 'warning').map((f) => f.requirement);
+        for (const id of expected.payeeWarn ?? []) {
+          if (mode === 'payee') expect(warnings).toContain(id);
+          else expect(warnings).not.toContain(id);
         }
         for (const f of r.findings) {
           expect(f.message).toMatch(/^[a-z0-9"(]/);

@@ -12,7 +12,7 @@ function withAddress(address: string): unknown {
   return {
     ...onchain,
     receiver_address: address,
-    payee: { rail_address: { ...onchain.payee.rail_address, receiver_address: address } },
+    payee: { ...onchain.payee, rail_address: { ...onchain.payee.rail_address, receiver_address: address } },
   };
 }
 function withIban(iban: string): unknown {

@@ -1,3 +1,5 @@
+// Also checks CPR-1-VALIDITY-WINDOW (spec 1 rule 3): the window from created_at to expires_at is
+// a real window.
 import { parseRfc3339 } from '../rfc3339.js';
 import type { Rule } from '../types.js';
 import { finding, member } from '../util.js';

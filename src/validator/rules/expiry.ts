@@ -1,3 +1,4 @@
+// Also checks CPR-8-REQUEST-VALIDITY (section 8: validity is bounded by expires_at, which is required).
 import { parseRfc3339 } from '../rfc3339.js';
 import type { Rule } from '../types.js';
 import { finding, member } from '../util.js';

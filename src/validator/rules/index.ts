@@ -12,9 +12,11 @@ import { chainIdRequired } from './chain-id-required.js';
 import { createdBeforeExpires } from './created-before-expires.js';
 import { evmAddressChecksum } from './evm-address-checksum.js';
 import { expiry } from './expiry.js';
+import { extensionKeyPrefix } from './extension-key-prefix.js';
 import { ibanValid } from './iban-valid.js';
 import { memoLength } from './memo-length.js';
 import { noPayerData } from './no-payer-data.js';
+import { payeeDisplayName } from './payee-display-name.js';
 import { railAddressAgrees } from './rail-address-agrees.js';
 import { railHintEnum } from './rail-hint-enum.js';
 import { remittanceLength } from './remittance-length.js';
@@ -41,5 +43,7 @@ export const CPR_RULES: readonly Rule[] = [
   bicValid,
   remittanceLength,
   railAddressAgrees,
+  payeeDisplayName,
   noPayerData,
+  extensionKeyPrefix,
 ];

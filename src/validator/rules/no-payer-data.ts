@@ -1,3 +1,8 @@
+// Also checks, by the same member names: CPR-1-NO-PAYER-AUTH-STATE (spec 1 rule 2: no payer
+// information, authorization proof or state), CPR-3-NO-STATE (3 rule 1: no status, authorization or
+// confirmation), CPR-3-CONSUMED-NOT-A-FIELD (3 rule 4: consumed/expired is no field of the CPR) and
+// CPR-2.9-CONTEXT-NOT-IN-CPR (2.9: the DerivationContext's payer, authorization and execution
+// context are never inside the CPR).
 import type { Finding, Rule } from '../types.js';
 import { finding, isObject, pointer } from '../util.js';
 
@@ -73,6 +78,9 @@ export const SEPARATION_KEYS: ReadonlySet<string> = new Set([
   'fulfilledat',
   'consumed',
   'consumedat',
+  // the DerivationContext of spec 2.9 is supplied by the paying application, never in the CPR
+  'derivationcontext',
+  'executioncontext',
 ]);
 
 /** Normalises a member name for {@link PAYER_KEYS} / {@link SEPARATION_KEYS} lookup. */

@@ -1,3 +1,5 @@
+// Also checks CPR-8-REMITTANCE-LENGTH (the section 8 limit) and PRF-2-LENGTH-CODE-POINTS (counted
+// in Unicode code points).
 import { appliedSubInterface } from '../subinterface.js';
 import type { Rule } from '../types.js';
 import { codePointLength, finding, member } from '../util.js';

@@ -1,3 +1,5 @@
+// Also checks CPR-2.4-SUB-INTERFACE-BY-HINT (rail_hint selects the sub-interface, through
+// selectSubInterface) and CPR-2.4-SUB-INTERFACE-TOP-LEVEL (its fields are read at the top level).
 import { FIELDS_REQUIREMENT, REQUIRED_FIELDS, selectSubInterface } from '../subinterface.js';
 import type { Finding, Rule } from '../types.js';
 import { finding, member } from '../util.js';

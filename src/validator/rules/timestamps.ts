@@ -1,3 +1,4 @@
+// Also checks PRF-2-TIMESTAMPS-Z (profile section 2 restates section 1: RFC 3339 with Z).
 import { parseRfc3339 } from '../rfc3339.js';
 import type { Finding, Rule } from '../types.js';
 import { describe, finding, member } from '../util.js';

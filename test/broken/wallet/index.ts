@@ -20,6 +20,7 @@ import { requestIdUnbound } from './request-id-unbound.js';
 import { reusedPaymentId } from './reused-payment-id.js';
 import { roundsAmount } from './rounds-amount.js';
 import { silentUnsupportedRail } from './silent-unsupported-rail.js';
+import { stateFromExtensions } from './state-from-extensions.js';
 import { stateNotCreated } from './state-not-created.js';
 
 const all = [
@@ -44,6 +45,7 @@ const all = [
   payerReplaced,
   conditionsWrong,
   rejectsNumberAmount,
+  stateFromExtensions,
 ];
 
 /** Deliberately broken wallet implementations, one fault each (see ../types.ts). */

@@ -5,7 +5,7 @@ import { brokenWallet, editPayments } from './harness.js';
 export const reusedPaymentId = brokenWallet({
   id: 'wallet-reused-payment-id',
   fault: 'every derived Payment gets the id of the first one instead of a new id',
-  expected: ['CPR-2.10-ID'],
+  expected: ['CPR-2.10-ID', 'CPR-4.4-SEVERAL-ATTEMPTS'],
   core: (options) => {
     let first: string | undefined;
     return editPayments(createWalletCore(options), (payment) => {

@@ -11,6 +11,7 @@ export const silentUnsupportedRail = brokenWallet({
   fault:
     'rail selection of 4.4 step 2 never refuses: a request on a rail the wallet does not support is derived silently',
   expected: [
+    'CPR-4.4-REJECT-UNSERVABLE-RAIL',
     'CPR-4.5-UNSUPPORTED-RAIL-MESSAGE',
     'CPR-4.5-UNSUPPORTED-RAIL-NOT-IGNORED',
     'CPR-7-UNSUPPORTED-RAIL',
