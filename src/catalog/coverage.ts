@@ -84,5 +84,6 @@ export function withDerivedChecks(
     if (JSON.stringify(checks) !== JSON.stringify(r.checks)) changed.push(r.id);
     return { ...r, checks };
   });
-  return { catalog: { ...catalog, requirements }, changed };
+  // mapping the (non-empty) requirements keeps them non-empty
+  return { catalog: { ...catalog, requirements: requirements as Catalog['requirements'] }, changed };
 }

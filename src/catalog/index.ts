@@ -10,89 +10,46 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CprcError } from '../errors.js';
+import type {
+  Ambiguity as GeneratedAmbiguity,
+  AmbiguityRegister as GeneratedAmbiguityRegister,
+} from '../generated/tool/ambiguity-register.js';
+import type {
+  Requirement as GeneratedRequirement,
+  SpecDocument as GeneratedSpecDocument,
+  RequirementCatalog,
+} from '../generated/tool/requirement-catalog.js';
 import { packageRoot } from '../paths.js';
 
+/** One normative statement of the catalog (`requirement` of the catalog schema). */
+export type Requirement = GeneratedRequirement;
+
 /** Strength of a requirement (lower-case must/should in the documents count the same). */
-export type RequirementLevel = 'MUST' | 'SHOULD' | 'MAY';
+export type RequirementLevel = Requirement['level'];
 
 /** SPEC: a specification states the rule. PROFILE: the test profile chooses it. */
-export type RequirementKind = 'SPEC' | 'PROFILE';
+export type RequirementKind = Requirement['kind'];
 
 /** The document a requirement comes from. */
-export type RequirementSource = 'CPR-1.0' | 'CASHPACK-1.0' | 'PROFILE';
+export type RequirementSource = Requirement['source'];
 
 /** Who a requirement binds. */
-export type RequirementActor = 'payee' | 'wallet' | 'operator' | 'document';
+export type RequirementActor = Requirement['actor'];
 
-/** One normative statement of the catalog. */
-export interface Requirement {
-  /** Stable ID, e.g. `CPR-2.1-VERSION`, `CP-7-DUPLICATE-ID`, `PRF-2-TOKEN-CONSUMED-410`. */
-  id: string;
-  /** The document the statement comes from. */
-  source: RequirementSource;
-  /** Section of the source: `2.1`, `4`, `INV-7`. */
-  section: string;
-  /** The statement quoted from the document; a table row as `field: rule`. */
-  text: string;
-  /** MUST, SHOULD or MAY. */
-  level: RequirementLevel;
-  /** SPEC or PROFILE. */
-  kind: RequirementKind;
-  /** payee, wallet, operator or document. */
-  actor: RequirementActor;
-  /** Checks and tests covering the statement. */
-  checks: string[];
-  /** Why no black-box check can cover the statement, when none can. */
-  untestable?: string;
-}
+/** One source document of the catalog (`specDocument` of the catalog schema). */
+export type SpecDocument = GeneratedSpecDocument;
 
-/** One source document of the catalog. */
-export interface SpecDocument {
-  /** Title as written in the document. */
-  title: string;
-  /** Version of the document. */
-  version: string;
-  /** Status of the document, e.g. `Draft`. */
-  status: string;
-  /** Path relative to the shared folder, e.g. `spec/cpr-1.0.md`. */
-  file: string;
-}
+/**
+ * The whole requirement catalog (`schemas/tool/requirement-catalog.schema.json`): the source
+ * documents keyed by {@link RequirementSource}, and every requirement (at least one) in document order.
+ */
+export type Catalog = RequirementCatalog;
 
-/** The whole requirement catalog. */
-export interface Catalog {
-  /** Version of the catalog. */
-  catalog_version: string;
-  /** The source documents, keyed by {@link RequirementSource}. */
-  specs: Record<RequirementSource, SpecDocument>;
-  /** Every requirement, in document order. */
-  requirements: Requirement[];
-}
+/** One entry of the ambiguity register (`ambiguity` of the register schema). */
+export type Ambiguity = GeneratedAmbiguity;
 
-/** One entry of the ambiguity register. */
-export interface Ambiguity {
-  /** Stable ID `AMB-<n>`. */
-  id: string;
-  /** Document and section(s), e.g. `CPR-1.0 2.2`. */
-  section: string;
-  /** The text in question, quoted. */
-  spec_text: string;
-  /** What is ambiguous, contradictory or missing. */
-  problem: string;
-  /** The interpretation this tool applies. */
-  reading: string;
-  /** SPEC when the reading is forced by the spec's words, PROFILE when chosen by the profile or tool. */
-  level: RequirementKind;
-  /** Requirement IDs the reading affects. */
-  affects: string[];
-}
-
-/** The whole ambiguity register. */
-export interface AmbiguityRegister {
-  /** Version of the register. */
-  register_version: string;
-  /** Every ambiguity, in order. */
-  ambiguities: Ambiguity[];
-}
+/** The whole ambiguity register (`schemas/tool/ambiguity-register.schema.json`). */
+export type AmbiguityRegister = GeneratedAmbiguityRegister;
 
 /**
  * A well-formed requirement ID (whole string): `CPR-<n>[.<n>]-SLUG`, `CPR-INV-<n>-SLUG`,

@@ -1,11 +1,21 @@
 /**
- * Types of the reporters' input (the runner's NDJSON events) and output (results.json). They
- * mirror `schemas/tool/results.schema.json`; the event and test types are the runner's
- * (`src/runner/types.ts`), re-exported. `results.json` is validated against the schema before it is written.
+ * Types of the reporters' input (the runner's NDJSON events, the requirement catalog and the
+ * ambiguity register) and output (results.json). Each is the type generated from its schema
+ * (`schemas/tool/results.schema.json`, `requirement-catalog.schema.json`,
+ * `ambiguity-register.schema.json`), under the name the reporters use; the event and test types
+ * are the runner's (`src/runner/types.ts`), the catalog types the catalog loader's
+ * (`src/catalog/index.ts`), re-exported. `results.json` is validated against the schema before it is written.
  */
 
-import type { ResultState, Target, TestResult } from '../runner/types.js';
+import type { Catalog, Requirement } from '../catalog/index.js';
+import type {
+  ConformanceResults,
+  Endpoints as GeneratedEndpoints,
+  RequirementVerdict as GeneratedRequirementVerdict,
+} from '../generated/tool/results.js';
+import type { ResultState } from '../runner/types.js';
 
+export type { Ambiguity } from '../catalog/index.js';
 export type {
   EndEvent,
   Exchange,
@@ -22,79 +32,22 @@ export type {
 export type TestState = ResultState;
 
 /** Verdict of one requirement: a test state, or `untested` when no test names it. */
-export type RequirementVerdictState = TestState | 'untested';
+export type RequirementVerdictState = GeneratedRequirementVerdict['verdict'];
 
 /** Endpoints of one target: URLs, or a stdio command line. */
-export type Endpoints = Record<string, string | string[]>;
+export type Endpoints = GeneratedEndpoints;
 
-/** One entry of the requirement catalog (`suites/catalog/requirements.json`). */
-export interface CatalogRequirement {
-  id: string;
-  source: string;
-  section: string;
-  text: string;
-  level: 'MUST' | 'SHOULD' | 'MAY';
-  kind: 'SPEC' | 'PROFILE';
-  actor?: string;
-  checks?: unknown;
-  /** Why no black-box test can check it (a reason, or `true` without one). */
-  untestable?: string | boolean;
-}
+/** One entry of the requirement catalog (`suites/catalog/requirements.json`); the loader's `Requirement`. */
+export type CatalogRequirement = Requirement;
 
-/** The requirements.json document: the sources and their requirements. */
-export interface CatalogDocument {
-  catalog_version?: string;
-  specs?: Record<string, { title?: string; version?: string; file?: string }>;
-  requirements: readonly CatalogRequirement[];
-}
+/** The requirements.json document: the sources and their requirements; the loader's `Catalog`. */
+export type CatalogDocument = Catalog;
 
-/** One entry of the ambiguity register (`suites/catalog/ambiguities.json`). */
-export interface Ambiguity {
-  id: string;
-  section: string;
-  spec_text: string;
-  problem: string;
-  reading: string;
-  level?: string;
-  affects?: string[] | string;
-}
-
-/** Number of tests in each state. */
-export interface Counts {
-  passed: number;
-  failed: number;
-  warning: number;
-  skipped: number;
-  error: number;
-  total: number;
-}
+/** Number of tests in each state (results.json `counts`). */
+export type Counts = ConformanceResults['counts'];
 
 /** Verdict of one catalog requirement in results.json. */
-export interface RequirementVerdict {
-  id: string;
-  level: 'MUST' | 'SHOULD' | 'MAY';
-  kind: 'SPEC' | 'PROFILE';
-  verdict: RequirementVerdictState;
-  tests: string[];
-  untestable?: string;
-}
+export type RequirementVerdict = GeneratedRequirementVerdict;
 
 /** The results.json document (`schemas/tool/results.schema.json`). */
-export interface ResultsDocument {
-  results_version: '1.0';
-  suite_version: string;
-  started_at: string;
-  finished_at?: string;
-  incomplete: boolean;
-  incomplete_reason?: string;
-  seed: number;
-  runs: number;
-  targets: Target[];
-  target_urls: Partial<Record<Target, Endpoints>>;
-  config_summary: Record<string, unknown>;
-  counts: Counts;
-  verdict: 'pass' | 'fail';
-  tests: TestResult[];
-  requirements: RequirementVerdict[];
-  unknown_requirements: string[];
-}
+export type ResultsDocument = ConformanceResults;

@@ -3,8 +3,9 @@ import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ErrorObject } from 'ajv';
 import type { RunConfig } from '../drivers/types.js';
 import { CprcError } from '../errors.js';
+import type { Endpoints } from '../generated/tool/results.js';
 import { getSchemaValidator } from '../schemas/registry.js';
-import { TARGETS, type Target } from './types.js';
+import { type StartEvent, TARGETS, type Target } from './types.js';
 
 /** A loaded run configuration. */
 export interface LoadedConfig {
@@ -155,16 +156,10 @@ export function selectTargets(
 }
 
 /** The URLs (and wallet command) of each target, without secrets, for the start event and reports. */
-export function targetUrls(
-  config: RunConfig,
-  targets: readonly Target[],
-): Partial<Record<Target, Record<string, string | string[]>>> {
-  const out: Partial<Record<Target, Record<string, string | string[]>>> = {};
-  const pick = (
-    section: Record<string, unknown> | undefined,
-    keys: string[],
-  ): Record<string, string | string[]> => {
-    const r: Record<string, string | string[]> = {};
+export function targetUrls(config: RunConfig, targets: readonly Target[]): StartEvent['target_urls'] {
+  const out: StartEvent['target_urls'] = {};
+  const pick = (section: Record<string, unknown> | undefined, keys: string[]): Endpoints => {
+    const r: Endpoints = {};
     for (const k of keys) {
       const v = section?.[k];
       if (typeof v === 'string') r[k] = v;

@@ -4,87 +4,48 @@
  * @packageDocumentation
  */
 
-/** A target the suite can test. */
-export type Target = 'payee' | 'wallet' | 'operator';
+import type {
+  ConformanceResults,
+  Exchange as GeneratedExchange,
+  Target as GeneratedTarget,
+  TestResult as GeneratedTestResult,
+  Property,
+  State,
+} from '../generated/tool/results.js';
+
+/** A target the suite can test (`Target` of `schemas/tool/results.schema.json`). */
+export type Target = GeneratedTarget;
 
 /** All targets, in the default run order. */
 export const TARGETS: readonly Target[] = ['payee', 'wallet', 'operator'];
 
-/** The channel a wallet check went through (profile section 3). */
-export type WalletChannel = 'http' | 'stdio';
+/** The channel a wallet check went through (profile section 3); `channel` of a {@link TestResult}. */
+export type WalletChannel = NonNullable<GeneratedTestResult['channel']>;
 
-/** Final state of one check (docs/conventions.md "Result states"). */
-export type ResultState = 'passed' | 'failed' | 'warning' | 'skipped' | 'error';
+/** Final state of one check (docs/conventions.md "Result states"); `State` of the results schema. */
+export type ResultState = State;
 
 /**
- * One recorded exchange with a target, secrets already redacted (Authorization headers, private
- * keys, credentials and identity tokens replaced by `[redacted]`); bodies truncated to 8 KiB
- * with a `…[truncated N bytes]` marker.
+ * One recorded exchange with a target (`Exchange` of the results schema), secrets already
+ * redacted (Authorization headers, private keys, credentials and identity tokens replaced by
+ * `[redacted]`); headers as lower-case names to string values (repeated fields joined by `, `);
+ * bodies truncated to 8 KiB with a `…[truncated N bytes]` marker. For a stdio exchange `url` is
+ * the wallet command's name.
  */
-export interface Exchange {
-  /** `http` for an HTTP(S) exchange, `stdio` for one JSON line to a wallet command. */
-  kind: 'http' | 'stdio';
-  /** HTTP method (http only). */
-  method?: string;
-  /** Request URL (http) or the command name (stdio). */
-  url?: string;
-  /** Request headers, lower-case names. */
-  request_headers?: Record<string, string>;
-  /** Request body as sent. */
-  request_body?: string;
-  /** HTTP status of the response. */
-  status?: number;
-  /** Response headers, lower-case names. */
-  response_headers?: Record<string, string>;
-  /** Response body as received (truncated to 8 KiB, marked). */
-  response_body?: string;
-  /** Wall time of the exchange in milliseconds. */
-  duration_ms: number;
-  /** Transport error, when the exchange did not complete (refused, timeout, oversize, TLS). */
-  error?: string;
-}
+export type Exchange = GeneratedExchange;
 
-/** Fast-check details of a property check, recorded so any failure can be reproduced. */
-export interface PropertyInfo {
-  /** Seed given to fast-check. */
-  seed: number;
-  /** fast-check replay path of the failing run (with the seed, replays the counterexample). */
-  path?: string;
-  /** Number of runs asked for. */
-  num_runs: number;
-  /** The shrunk counterexample, printed by fast-check. */
-  counterexample?: string;
-}
+/**
+ * Fast-check details of a property check, recorded so any failure can be reproduced (`Property`
+ * of the results schema).
+ */
+export type PropertyInfo = Property;
 
-/** One finished test, as written to the NDJSON stream and read by the reporters. */
-export interface TestResult {
-  /** Stable id: first 16 hex digits of sha256(target + "\n" + full title). */
-  id: string;
-  /** The test's own title, including its `[ID ...]` prefix. */
-  title: string;
-  /** Titles of the enclosing describe blocks and the test, joined by spaces. */
-  full_title: string;
-  /** Suite file relative to the suites root, e.g. `payee/5-authentication.js`. */
-  file: string;
-  /** Target the test belongs to (the first folder under the suites root). */
-  target: Target;
-  /** Wallet channel, for wallet checks run through {@link WalletChannel}s. */
-  channel?: WalletChannel;
-  /** Requirement IDs the test checks (from its title). */
-  requirements: string[];
-  /** Final state. */
-  state: ResultState;
-  /** What went wrong (failed, warning, error), or a note on a passed check. */
-  message?: string;
-  /** Why the test was skipped (skipped only). */
-  skip_reason?: string;
-  /** Duration in milliseconds. */
-  duration_ms: number;
-  /** Exchanges recorded while the test (and its hooks) ran. */
-  exchanges: Exchange[];
-  /** Property details, for checks that ran a fast-check property. */
-  property?: PropertyInfo;
-}
+/**
+ * One finished test, as written to the NDJSON stream and read by the reporters (`TestResult` of
+ * the results schema). `file` is relative to the suites root, e.g. `payee/5-authentication.js`;
+ * `id` is the first 16 hex digits of sha256(target + "\n" + full title).
+ */
+export type TestResult = GeneratedTestResult;
 
 /** The first event of a run. */
 export interface StartEvent {
@@ -97,8 +58,8 @@ export interface StartEvent {
   runs: number;
   /** Targets selected for the run. */
   targets: Target[];
-  /** URLs of each target from the run configuration (no secrets). */
-  target_urls: Partial<Record<Target, Record<string, string | string[]>>>;
+  /** URLs of each target from the run configuration (no secrets); results.json's `target_urls`. */
+  target_urls: ConformanceResults['target_urls'];
   /** RFC 3339 time the run started. */
   started_at: string;
 }

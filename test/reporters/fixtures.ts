@@ -33,7 +33,21 @@ function result(
 /** A small catalog: MUST, SHOULD, MAY, SPEC and PROFILE, one untestable, one with no check. */
 export const CATALOG: CatalogDocument = {
   catalog_version: '1.0.0',
-  specs: { 'CPR-1.0': { title: 'Canonical Payment Request' }, PROFILE: { title: 'Test profile' } },
+  specs: {
+    'CPR-1.0': {
+      title: 'Canonical Payment Request',
+      version: '1.0',
+      status: 'Draft',
+      file: 'spec/cpr-1.0.md',
+    },
+    'CASHPACK-1.0': {
+      title: 'Cash-Pack Bearer Instrument API',
+      version: '1.0',
+      status: 'Draft',
+      file: 'spec/cashpack-api-1.0.md',
+    },
+    PROFILE: { title: 'Test profile', version: '1.0', status: 'Draft', file: 'design/profile.md' },
+  },
   requirements: [
     {
       id: 'CPR-2.1-VERSION',
@@ -127,7 +141,7 @@ export const AMBIGUITIES: Ambiguity[] = [
     spec_text: 'the token is consumed',
     problem: 'whether a failed fetch consumes it <b>',
     reading: 'only a successful fetch consumes the token',
-    level: 'MUST',
+    level: 'PROFILE',
     affects: ['CPR-5-TOKEN-SINGLE-USE'],
   },
 ];

@@ -25,7 +25,7 @@ export type TestResult = {
    */
   full_title: string;
   /**
-   * Suite file, relative to the package root.
+   * Suite file, relative to the suites root, e.g. payee/5-authentication.js.
    */
   file: string;
   target: Target;
@@ -183,7 +183,7 @@ export interface Exchange {
    */
   method?: string;
   /**
-   * Request URL.
+   * Request URL (http), or the name of the wallet command (stdio).
    */
   url?: string;
   request_headers?: Headers;
@@ -214,9 +214,9 @@ export interface Exchange {
  */
 export interface Headers {
   /**
-   * Field value; repeated fields as an array.
+   * Field value; the values of a repeated field joined by ", ".
    */
-  [k: string]: string | string[];
+  [k: string]: string;
 }
 /**
  * A fast-check property run: what reproduces it.
