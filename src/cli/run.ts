@@ -1,4 +1,6 @@
 import { randomInt } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { CprcError } from '../errors.js';
@@ -97,14 +99,20 @@ async function runCommand(opts: RunCliOptions): Promise<number> {
   process.on('SIGTERM', onTerm);
 
   let stack: { configPath: string; close(): Promise<void> } | undefined;
+  let stackDir: string | undefined;
   try {
     let configPath = opts.config ? resolve(opts.config) : '';
     if (opts.reference) {
-      // Reference stack (src/reference/stack.ts): its CA files and run config go into the reports folder.
+      // Reference stack (src/reference/stack.ts): its throwaway CA key and run config (private keys,
+      // credentials) live in a private temporary folder removed when the run ends, never in the
+      // reports folder; results.json carries the config with its secrets redacted.
       const { startReferenceStack } = await import('../reference/stack.js');
-      stack = await startReferenceStack({ workDir: join(reportsDir, 'reference') });
+      stackDir = await mkdtemp(join(tmpdir(), 'cprc-reference-'));
+      stack = await startReferenceStack({ workDir: stackDir });
       configPath = stack.configPath;
-      process.stdout.write(`cprc: reference stack started; its run configuration is ${configPath}\n`);
+      process.stdout.write(
+        'cprc: reference stack started on 127.0.0.1 (its configuration is in results.json)\n',
+      );
     }
     // The seed is chosen here when not given, so the reproduction line in the reports carries it.
     const seed = opts.seed ?? randomInt(1, 2 ** 31 - 1);
@@ -155,5 +163,6 @@ async function runCommand(opts: RunCliOptions): Promise<number> {
     process.off('SIGINT', onInt);
     process.off('SIGTERM', onTerm);
     await stack?.close();
+    if (stackDir) await rm(stackDir, { recursive: true, force: true });
   }
 }
