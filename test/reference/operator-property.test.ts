@@ -76,6 +76,9 @@ interface PropertyOutcome {
  * principals of available + locked + redeemed-out is constant, no bucket negative), a replayed
  * successful request never succeeds again, and a terminal pack never changes status.
  */
+/** Seed of the ledger property (fixed: CI runs must not depend on luck). */
+const PROPERTY_SEED = 20261122;
+
 async function checkLedgerProperty(fx: OperatorFixture, numRuns: number): Promise<PropertyOutcome> {
   const initialTotal = totalMoney(fx.op);
   /** Every terminal status ever observed, by pack_id: it must never change. */
@@ -193,7 +196,9 @@ async function checkLedgerProperty(fx: OperatorFixture, numRuns: number): Promis
       for (const p of packs) await observe(p.latest.pack_id);
       validateTraffic(fx.client.take(), OPERATOR_ROUTES);
     }),
-    { numRuns },
+    // A fixed seed keeps the suite reproducible (and the vacuity guard below stable); change it
+    // to explore other sequences. fast-check prints the seed and path of any failure.
+    { numRuns, seed: PROPERTY_SEED },
   );
   return { details, terminal };
 }
