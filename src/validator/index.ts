@@ -36,5 +36,5 @@ export type {
   ValidationMode,
   ValidationResult,
 } from './types.js';
-export { DEFAULT_MAX_VALIDITY_SECONDS, validateCpr } from './validate-cpr.js';
+export { DEFAULT_MAX_VALIDITY_SECONDS, documentRequirementIds, validateCpr } from './validate-cpr.js';
 export { validateMessage } from './validate-message.js';

@@ -78,6 +78,48 @@ const ASSET: Readonly<Record<string, string>> = {
   chain_id: 'CPR-2.3-CHAIN-ID-REQUIRED',
 };
 
+/** Requirement of a document no schema keyword below the root explains (spec 4.3 rule 3). */
+const REQ_STRUCTURE = 'CPR-4.3-VALIDATE-BEFORE-PROCESSING';
+/** Requirement of a value member that is not a RequestedValue (spec 2.1 field types). */
+const REQ_FIELD_TYPES = 'CPR-2.1-FIELD-TYPES';
+/** Requirement of a missing value.asset, asset.type or asset.code (spec 2.3). */
+const REQ_ASSET_REQUIRED = 'CPR-2.3-ASSET-REQUIRED';
+/** Requirement of value.amount (profile 1). */
+const REQ_AMOUNT = 'PRF-1-AMOUNT-FORMAT';
+/** Requirement of an asset member with no entry in {@link ASSET}. */
+const REQ_ASSET_TYPE = 'CPR-2.3-ASSET-TYPE';
+/** Requirements of payee.display_name and of the rest of the payee descriptor (spec 2.2). */
+const REQ_DISPLAY_NAME = 'CPR-2.2-DISPLAY-NAME';
+const REQ_RAIL_ADDRESS = 'CPR-2.2-RAIL-ADDRESS';
+/** Requirements of created_at / expires_at: the profile's `Z` form, and RFC 3339 UTC (spec 2.1). */
+const REQ_TIMESTAMP_Z = 'PRF-1-TIMESTAMP-Z';
+const REQ_TIMESTAMPS_UTC = 'CPR-2.1-TIMESTAMPS-UTC';
+/** Requirement of the fallback finding (profile 2, sub-interface selection). */
+const REQ_SELECTION = 'PRF-2-SUB-INTERFACE-SELECTION';
+
+/**
+ * Every requirement ID a schema finding of {@link cprSchemaFindings} or
+ * {@link schemaFallbackFinding} can carry, sorted.
+ */
+export const SCHEMA_FINDING_REQUIREMENTS: readonly string[] = [
+  ...new Set([
+    ...Object.values(BASE_REQUIRED),
+    ...Object.values(TOP_LEVEL),
+    ...Object.values(SHARED).flatMap((bySub) => Object.values(bySub)),
+    ...Object.values(ASSET),
+    REQ_STRUCTURE,
+    REQ_FIELD_TYPES,
+    REQ_ASSET_REQUIRED,
+    REQ_AMOUNT,
+    REQ_ASSET_TYPE,
+    REQ_DISPLAY_NAME,
+    REQ_RAIL_ADDRESS,
+    REQ_TIMESTAMP_Z,
+    REQ_TIMESTAMPS_UTC,
+    REQ_SELECTION,
+  ]),
+].sort();
+
 /** Decodes an ajv instancePath (a JSON pointer) into its segments. */
 function segments(instancePath: string): string[] {
   if (instancePath === '') return [];
@@ -126,33 +168,33 @@ function requirementFor(e: ErrorObject, path: string[], doc: unknown): { id: str
       const id = BASE_REQUIRED[missing];
       return id ? { id, at: [missing] } : null; // sub-interface fields: rule sub-interface-fields
     }
-    return { id: 'CPR-4.3-VALIDATE-BEFORE-PROCESSING', at: [] };
+    return { id: REQ_STRUCTURE, at: [] };
   }
   if (first === 'value') {
     if (second === undefined) {
       return e.keyword === 'required'
-        ? { id: 'CPR-2.3-ASSET-REQUIRED', at: ['value', 'asset'] }
-        : { id: 'CPR-2.1-FIELD-TYPES', at: path };
+        ? { id: REQ_ASSET_REQUIRED, at: ['value', 'asset'] }
+        : { id: REQ_FIELD_TYPES, at: path };
     }
-    if (second === 'amount') return { id: 'PRF-1-AMOUNT-FORMAT', at: path };
+    if (second === 'amount') return { id: REQ_AMOUNT, at: path };
     if (second === 'asset') {
       if (third === undefined) {
         if (e.keyword === 'required') {
           const missing = String(e.params.missingProperty);
-          const id = missing === 'chain_id' ? 'CPR-2.3-CHAIN-ID-REQUIRED' : 'CPR-2.3-ASSET-REQUIRED';
+          const id = missing === 'chain_id' ? (ASSET.chain_id as string) : REQ_ASSET_REQUIRED;
           return { id, at: [...path, missing] };
         }
-        return { id: 'CPR-2.3-ASSET-REQUIRED', at: path };
+        return { id: REQ_ASSET_REQUIRED, at: path };
       }
-      return { id: ASSET[third] ?? 'CPR-2.3-ASSET-TYPE', at: path };
+      return { id: ASSET[third] ?? REQ_ASSET_TYPE, at: path };
     }
-    return { id: 'CPR-2.1-FIELD-TYPES', at: path };
+    return { id: REQ_FIELD_TYPES, at: path };
   }
   if (first === 'payee') {
-    return { id: second === 'display_name' ? 'CPR-2.2-DISPLAY-NAME' : 'CPR-2.2-RAIL-ADDRESS', at: path };
+    return { id: second === 'display_name' ? REQ_DISPLAY_NAME : REQ_RAIL_ADDRESS, at: path };
   }
   if (first === 'created_at' || first === 'expires_at') {
-    return { id: e.keyword === 'pattern' ? 'PRF-1-TIMESTAMP-Z' : 'CPR-2.1-TIMESTAMPS-UTC', at: path };
+    return { id: e.keyword === 'pattern' ? REQ_TIMESTAMP_Z : REQ_TIMESTAMPS_UTC, at: path };
   }
   const shared = first !== undefined ? SHARED[first] : undefined;
   if (shared) {
@@ -162,7 +204,7 @@ function requirementFor(e: ErrorObject, path: string[], doc: unknown): { id: str
   }
   const id = first !== undefined ? TOP_LEVEL[first] : undefined;
   if (id) return { id, at: path };
-  return { id: 'CPR-4.3-VALIDATE-BEFORE-PROCESSING', at: path };
+  return { id: REQ_STRUCTURE, at: path };
 }
 
 /**
@@ -200,7 +242,7 @@ export function schemaFallbackFinding(errors: readonly ErrorObject[]): Finding {
   const e = errors.find((x) => x.keyword !== 'if') ?? errors[0];
   const path = e ? segments(e.instancePath) : [];
   return finding(
-    'PRF-2-SUB-INTERFACE-SELECTION',
+    REQ_SELECTION,
     pointer(path),
     e ? messageFor(e, path) : 'the document does not match the CPR schema',
   );

@@ -7,7 +7,7 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { CprcError } from '../errors.js';
 import { getSchemaValidator } from '../schemas/registry.js';
 import { CPR_RULES } from './rules/index.js';
-import { cprSchemaFindings, schemaFallbackFinding } from './schema-findings.js';
+import { cprSchemaFindings, SCHEMA_FINDING_REQUIREMENTS, schemaFallbackFinding } from './schema-findings.js';
 import type { Finding, RuleContext, ValidateCprOptions, ValidationResult } from './types.js';
 import { finding, isObject } from './util.js';
 
@@ -102,4 +102,20 @@ export function validateCpr(doc: unknown, opts: ValidateCprOptions = {}): Valida
       ],
     };
   }
+}
+
+/**
+ * Every requirement ID a finding of {@link validateCpr} can carry, in either reading: the
+ * structure finding, the IDs the schema findings map to (`schema-findings.ts`) and the
+ * `requirements` of every rule of {@link CPR_RULES}. Sorted, without repeats.
+ *
+ * @example
+ * ```ts
+ * documentRequirementIds().includes('CPR-2.1-MEMO-LENGTH'); // true
+ * ```
+ */
+export function documentRequirementIds(): string[] {
+  return [
+    ...new Set([REQ_STRUCTURE, ...SCHEMA_FINDING_REQUIREMENTS, ...CPR_RULES.flatMap((r) => r.requirements)]),
+  ].sort();
 }

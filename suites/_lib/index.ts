@@ -76,6 +76,28 @@ export function skip(reason: string): never {
   throw new SkipSignal(reason);
 }
 
+/** Thrown by {@link warn}; caught by {@link check}. */
+class WarningSignal extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WarningSignal';
+  }
+}
+
+/**
+ * Ends the running check as a `warning` whatever the level of its IDs: for a deviation from a
+ * MUST whose reading is doubtful (an entry of the ambiguity register makes the suite grade it as
+ * a warning, never a failure). Ordinary SHOULD and PROFILE checks need not call it: a failed
+ * assertion becomes a warning through the catalog. Only valid inside a {@link check}.
+ * @example
+ * ```ts
+ * if (doubtful.length > 0) warn(`payee.display_name is absent (AMB-1): ${doubtful.join('; ')}`);
+ * ```
+ */
+export function warn(message: string): never {
+  throw new WarningSignal(message);
+}
+
 /** Outcome record of the check currently running (checks run one at a time). */
 let active: CheckOutcome | undefined;
 /** Cleanups registered by the running check, run when it ends (last first). */
@@ -151,6 +173,11 @@ export function check(
         outcome.state = 'skipped';
         outcome.skip_reason = err.reason;
         this.skip();
+      }
+      if (err instanceof WarningSignal) {
+        outcome.state = 'warning';
+        outcome.message = messageOf(err);
+        return; // mocha sees a pass; the reporter records the warning
       }
       if (isTransportError(err)) {
         outcome.state = 'error';

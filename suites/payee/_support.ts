@@ -5,9 +5,19 @@
  * Everything goes through the payee driver from `context()`; nothing talks HTTP directly.
  * @packageDocumentation
  */
+
+import { requirementById } from '../../src/catalog/index.js';
 import { decodeCprUri, type ReferenceCprUri } from '../../src/codec/index.js';
 import { readQrPng } from '../../src/codec/qr.js';
-import { parseRfc3339, validateCpr, validateMessage } from '../../src/validator/index.js';
+import {
+  documentRequirementIds,
+  type Finding,
+  parseRfc3339,
+  REQUIRED_FIELDS,
+  selectSubInterface,
+  validateCpr,
+  validateMessage,
+} from '../../src/validator/index.js';
 import {
   assertThat,
   type CreatedRequest,
@@ -354,8 +364,8 @@ export function label(e: CorpusEntry): string {
 
 /**
  * Requirements of validator findings that their own checks grade (version, request_id form, no
- * payer data, validity ceiling); the per-form "the validator accepts the CPR" checks leave them
- * out so that one fault is reported once, under its own requirement.
+ * payer data, validity ceiling); the per-requirement document checks leave them out so that one
+ * fault is reported once, under its own requirement.
  */
 export const GRADED_ELSEWHERE: ReadonlySet<string> = new Set([
   'CPR-2.1-VERSION',
@@ -368,17 +378,71 @@ export const GRADED_ELSEWHERE: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Validator verdict (payee mode, the configured validity ceiling) on the CPRs of `entries`:
- * one line per error finding whose requirement is not {@link GRADED_ELSEWHERE}.
+ * The requirements the per-requirement document checks grade on every CPR of the corpus: each
+ * ID a validator finding can carry (`documentRequirementIds()`: the schema findings' IDs and
+ * the rules' `requirements`), except those {@link GRADED_ELSEWHERE} and those that bind the
+ * paying application (catalog actor `wallet`): the validator reports those only in the wallet
+ * reading (an expired request, a JSON-number amount) or for a document it cannot check at all,
+ * which the delivery checks grade ({@link deliveryProblems}).
  */
-export function validatorErrors(entries: ReadonlyArray<CorpusEntry & { cpr: unknown }>): string[] {
-  const out: string[] = [];
-  for (const e of entries) {
-    const r = validateCpr(e.cpr, { mode: 'payee', maxValiditySeconds: maxValiditySeconds() });
-    for (const f of r.findings) {
-      if (f.severity !== 'error' || GRADED_ELSEWHERE.has(f.requirement)) continue;
-      out.push(`${label(e)}: [${f.requirement}] ${f.path || '(root)'}: ${f.message}`);
-    }
+export const DOCUMENT_RULE_IDS: readonly string[] = documentRequirementIds().filter(
+  (id) => !GRADED_ELSEWHERE.has(id) && requirementById(id)?.actor !== 'wallet',
+);
+
+/** One corpus CPR and the validator's findings on it (payee reading). */
+export interface CorpusVerdict {
+  /** The corpus entry. */
+  entry: CorpusEntry & { cpr: unknown };
+  /** Every finding of `validateCpr` in the payee reading, with the configured validity ceiling. */
+  findings: Finding[];
+}
+
+let verdicts: { of: CorpusEntry[]; value: CorpusVerdict[] } | undefined;
+
+/**
+ * The validator's verdict (payee mode, the configured validity ceiling) on every CPR of the
+ * corpus, computed once per corpus: the per-requirement document checks each read their
+ * requirement's findings from it.
+ */
+export async function corpusVerdicts(): Promise<CorpusVerdict[]> {
+  const docs = await corpusDocuments();
+  const all = await corpus();
+  if (verdicts?.of !== all) {
+    const opts = { mode: 'payee' as const, maxValiditySeconds: maxValiditySeconds() };
+    verdicts = {
+      of: all,
+      value: docs.map((entry) => ({ entry, findings: validateCpr(entry.cpr, opts).findings })),
+    };
+  }
+  return verdicts.value;
+}
+
+/** The base members every CPR carries (spec 2.1: "Required: yes"). */
+const BASE_MEMBERS = ['cpr_version', 'request_id', 'created_at', 'expires_at', 'payee', 'value'];
+
+/**
+ * What keeps the CPR of `entry` from being the full CPR a delivery form carries (spec 4.1 "the
+ * full CPR JSON (base fields plus sub-interface fields)", 4.2 inline "the full CPR JSON"): not
+ * a JSON object, a base member missing, the required fields of its sub-interface missing, or a
+ * validator error no document check grades (one that binds the paying application, e.g. "the
+ * document cannot be checked"). Empty when the CPR is whole.
+ */
+export function deliveryProblems(entry: CorpusEntry & { cpr: unknown }): string[] {
+  const doc = entry.cpr;
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc))
+    return [`${label(entry)}: the CPR is not a JSON object`];
+  const has = (f: string) =>
+    (doc as Record<string, unknown>)[f] !== undefined && (doc as Record<string, unknown>)[f] !== null;
+  const missing = BASE_MEMBERS.filter((f) => !has(f));
+  const sel = selectSubInterface(doc);
+  if (sel.kind === 'named') missing.push(...REQUIRED_FIELDS[sel.sub].filter((f) => !has(f)));
+  else if (sel.kind === 'open' && sel.complete.length === 0) missing.push('the fields of any sub-interface');
+  const out = missing.length > 0 ? [`${label(entry)}: missing ${missing.join(', ')}`] : [];
+  const graded = new Set(DOCUMENT_RULE_IDS);
+  const r = validateCpr(doc, { mode: 'payee', maxValiditySeconds: maxValiditySeconds() });
+  for (const f of r.findings) {
+    if (f.severity !== 'error' || graded.has(f.requirement) || GRADED_ELSEWHERE.has(f.requirement)) continue;
+    out.push(`${label(entry)}: [${f.requirement}] ${f.path || '(root)'}: ${f.message}`);
   }
   return out;
 }

@@ -103,7 +103,7 @@ export async function runFault(fault: BrokenImplementation): Promise<FaultRun> {
     return {
       id: fault.id,
       expected: [...fault.expected].sort(),
-      expectedExitCode: expectedExitCode(fault.expected),
+      expectedExitCode: fault.exitCode ?? expectedExitCode(fault.expected),
       ...run,
     };
   } finally {

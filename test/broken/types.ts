@@ -36,6 +36,11 @@ export interface BrokenImplementation {
   fault: string;
   /** Requirement IDs that must come out failed, warning or error, and no others. */
   expected: string[];
+  /**
+   * The exit code the run must end with, when it is not the one the catalog implies (1 when an
+   * expected ID is a SPEC MUST): a check that grades an ambiguous MUST as a warning (`warn()`).
+   */
+  exitCode?: 0 | 1;
   /** Starts the broken system on 127.0.0.1 and returns a run config for it. */
   start(ctx: { workDir: string }): Promise<StartedBroken>;
 }

@@ -1,6 +1,7 @@
 import type { BrokenImplementation } from '../types.js';
 import { amountAsNumber } from './amount-as-number.js';
 import { contentTypeText } from './content-type-text.js';
+import { documentDefects } from './document-defects.js';
 import { endpointNotEncoded } from './endpoint-not-encoded.js';
 import { errorBodyNoMessage } from './error-body-no-message.js';
 import { errorLeaksCpr } from './error-leaks-cpr.js';
@@ -68,4 +69,6 @@ export const faults: BrokenImplementation[] = [
   uppercaseTokens,
   validityIgnored,
   amountAsNumber,
+  // documents breaking one document rule each (suites/payee/2-document-rules.ts)
+  ...documentDefects,
 ];
