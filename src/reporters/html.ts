@@ -56,6 +56,25 @@ const SCRIPT = `
 })();
 `;
 
+/**
+ * Why a requirement has no test in this run, escaped: untestable (the catalog's reason), checked
+ * elsewhere (the catalog's derived `checks`: tests of targets not in this run, or the validator
+ * modules and schemas that apply it), or no check yet.
+ */
+function uncoveredReason(
+  requirement: { untestable?: string | boolean; checks?: readonly string[] },
+  incomplete: boolean,
+): string {
+  if (requirement.untestable) {
+    return `untestable: ${e(typeof requirement.untestable === 'string' ? requirement.untestable : 'no black-box test can check it')}`;
+  }
+  const elsewhere = requirement.checks ?? [];
+  if (elsewhere.length > 0) {
+    return `no test of this run names it; the catalog lists: ${elsewhere.map((c) => e(c)).join('; ')}`;
+  }
+  return incomplete ? 'no test ran for it (the run is incomplete), or no check yet' : 'no check yet';
+}
+
 function sha256(text: string): string {
   return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 }
@@ -157,9 +176,7 @@ function requirementRows(
         .map((test) => `<a href="#${anchors.get(test)}" class="${e(test.state)}">${e(test.state)}</a>`)
         .join(' ');
       const why =
-        state === 'untested'
-          ? `<span class="muted">${requirement.untestable ? `untestable: ${e(typeof requirement.untestable === 'string' ? requirement.untestable : 'no black-box test can check it')}` : 'no check yet'}</span>`
-          : links;
+        state === 'untested' ? `<span class="muted">${uncoveredReason(requirement, false)}</span>` : links;
       return (
         `<tr data-verdict="${e(state)}"><td><code>${e(requirement.id)}</code></td><td>${e(requirement.level)}</td>` +
         `<td>${e(requirement.kind)}</td><td>${verdictCell(state)}</td><td>${why}</td><td>${e(requirement.text)}</td></tr>`
@@ -285,13 +302,10 @@ export function renderHtml(model: ReportModel): string {
       '<table><tr><th>ID</th><th>level</th><th>kind</th><th>why</th></tr>',
       ...uncovered.map(
         (requirement) =>
-          `<tr><td><code>${e(requirement.id)}</code></td><td>${e(requirement.level)}</td><td>${e(requirement.kind)}</td><td>${
-            requirement.untestable
-              ? `untestable: ${e(typeof requirement.untestable === 'string' ? requirement.untestable : 'no black-box test can check it')}`
-              : doc.incomplete
-                ? 'no test ran for it (the run is incomplete), or no check yet'
-                : 'no check yet'
-          }</td></tr>`,
+          `<tr><td><code>${e(requirement.id)}</code></td><td>${e(requirement.level)}</td><td>${e(requirement.kind)}</td><td>${uncoveredReason(
+            requirement,
+            doc.incomplete,
+          )}</td></tr>`,
       ),
       '</table>',
     );

@@ -130,6 +130,16 @@ export const CATALOG: CatalogDocument = {
       actor: 'payee',
       checks: [],
     },
+    {
+      id: 'CPR-9-CHECKED-ELSEWHERE',
+      source: 'CPR-1.0',
+      section: '9',
+      text: 'Something a validator module applies.',
+      level: 'MUST',
+      kind: 'SPEC',
+      actor: 'document',
+      checks: ['validator: src/validator/rules/<rule>.ts'],
+    },
   ],
 };
 

@@ -123,6 +123,7 @@ describe('writeReports on a full run with every state', async () => {
       'CPR-4.4-SKIPPED-ONLY': 'skipped',
       'CPR-4.3-DEEP-LINK': 'untested',
       'CPR-9-NO-CHECK': 'untested',
+      'CPR-9-CHECKED-ELSEWHERE': 'untested',
     });
     expect(doc.requirements.find((r: { id: string }) => r.id === 'CPR-4.3-DEEP-LINK').untestable).toMatch(
       /device/,
@@ -169,6 +170,9 @@ describe('writeReports on a full run with every state', async () => {
     expect(html.indexOf('§ 2.1<')).toBeLessThan(html.indexOf('§ 2.10<'));
     expect(html).toContain('untestable: OS-level routing happens on a device');
     expect(html).toMatch(/CPR-9-NO-CHECK<\/code><\/td><td>SHOULD<\/td><td>SPEC<\/td><td>no check yet/);
+    expect(html).toContain(
+      'no test of this run names it; the catalog lists: validator: src/validator/rules/&lt;rule&gt;.ts',
+    );
     expect(html).toContain('only a successful fetch consumes the token');
     expect(html).toContain('whether a failed fetch consumes it &lt;b&gt;');
     expect(html).toContain('Derivation &lt;binds&gt; payer data.');
