@@ -217,18 +217,22 @@ export function decodeCprUri(uri: unknown): CodecResult<DecodedCprUri> {
   return decodeReference(authority, path, query);
 }
 
+/** A failed decoding: the findings gathered so far plus the error that ends it. */
+function rejected(
+  findings: readonly CodecFinding[],
+  requirement: string,
+  level: CodecFinding['level'],
+  message: string,
+): CodecResult<DecodedCprUri> {
+  return { ok: false, findings: [...findings, codecFinding(requirement, level, 'error', message)] };
+}
+
 /** Spec 4.2 inline form; profile 2: base64url of the UTF-8 JSON, no padding. */
 function decodeInline(path: string, query: string | undefined): CodecResult<DecodedCprUri> {
   const R = CODEC_REQUIREMENTS;
   const findings: CodecFinding[] = [];
-  const err = (
-    requirement: string,
-    level: CodecFinding['level'],
-    message: string,
-  ): CodecResult<DecodedCprUri> => ({
-    ok: false,
-    findings: [...findings, codecFinding(requirement, level, 'error', message)],
-  });
+  const err = (requirement: string, level: CodecFinding['level'], message: string) =>
+    rejected(findings, requirement, level, message);
   if (query !== undefined)
     return err(R.inlineShape, 'SPEC', 'inline uri has a query ("?..."); the data must be the whole path');
   if (!path.startsWith('/') || path.length === 1) {
@@ -306,14 +310,8 @@ function decodeInline(path: string, query: string | undefined): CodecResult<Deco
 function decodeReference(token: string, path: string, query: string | undefined): CodecResult<DecodedCprUri> {
   const R = CODEC_REQUIREMENTS;
   const findings: CodecFinding[] = [];
-  const err = (
-    requirement: string,
-    level: CodecFinding['level'],
-    message: string,
-  ): CodecResult<DecodedCprUri> => ({
-    ok: false,
-    findings: [...findings, codecFinding(requirement, level, 'error', message)],
-  });
+  const err = (requirement: string, level: CodecFinding['level'], message: string) =>
+    rejected(findings, requirement, level, message);
   if (!HOST_SAFE.test(token)) {
     return err(
       R.referenceShape,

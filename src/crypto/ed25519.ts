@@ -46,10 +46,32 @@ export interface Ed25519KeyPair {
  * ```
  */
 export function generateEd25519KeyPair(): Ed25519KeyPair {
-  const { privateKey } = generateKeyPairSync('ed25519');
-  const jwk = privateKey.export({ format: 'jwk' }) as { x: string; d: string };
-  const publicJwk: Ed25519PublicJwk = { kty: 'OKP', crv: 'Ed25519', x: jwk.x };
-  return { publicKey: jwk.x, publicJwk, privateJwk: { ...publicJwk, d: jwk.d } };
+  // DER out, raw bytes cut from it: the generated KeyObjects never reach JS. Exporting a freshly
+  // generated key as JWK can deadlock Node 20 (KeyObjectHandle::ExportJWK holds the key's mutex
+  // while a GC-run ~KeyGenJob waits for it; seen as a hung suite process under load).
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519', {
+    publicKeyEncoding: { type: 'spki', format: 'der' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'der' },
+  });
+  const x = base64urlEncode(rawEd25519(publicKey, SPKI_ED25519_LENGTH));
+  const d = base64urlEncode(rawEd25519(privateKey, PKCS8_ED25519_LENGTH));
+  const publicJwk: Ed25519PublicJwk = { kty: 'OKP', crv: 'Ed25519', x };
+  return { publicKey: x, publicJwk, privateJwk: { ...publicJwk, d } };
+}
+
+/** DER lengths of an Ed25519 SubjectPublicKeyInfo and PKCS #8 key (RFC 8410): a fixed prefix, then the 32 raw bytes. */
+const SPKI_ED25519_LENGTH = 44;
+const PKCS8_ED25519_LENGTH = 48;
+
+/** The trailing 32 raw key bytes of an Ed25519 SPKI or PKCS #8 DER encoding. */
+function rawEd25519(der: Buffer, expectedLength: number): Uint8Array {
+  if (der.length !== expectedLength) {
+    throw new CprcError(
+      'CPRC_INTERNAL',
+      `unexpected ed25519 DER length ${der.length} (expected ${expectedLength})`,
+    );
+  }
+  return der.subarray(der.length - 32);
 }
 
 /**
@@ -103,7 +125,8 @@ function importPrivateOrPublic(jwk: unknown, needPrivate: boolean): { key: KeyOb
       : createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: j.x }, format: 'jwk' });
     if (needPrivate) {
       // RFC 8037 section 2: "x" must be the public key of "d"; a mismatched pair signs unverifiably.
-      const derived = (createPublicKey(key).export({ format: 'jwk' }) as { x: string }).x;
+      const spki = createPublicKey(key).export({ type: 'spki', format: 'der' });
+      const derived = base64urlEncode(rawEd25519(spki, SPKI_ED25519_LENGTH));
       if (derived !== j.x) {
         throw new CprcError('CPRC_INPUT_INVALID', 'ed25519 private JWK "x" is not the public key of its "d"');
       }

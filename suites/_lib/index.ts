@@ -310,7 +310,13 @@ export async function assertProperty<Ts>(
   overrides: Partial<Pick<fc.Parameters<Ts>, 'numRuns' | 'endOnFailure' | 'verbose'>> = {},
 ): Promise<void> {
   const opts = { ...propertyOptions(), ...overrides };
-  const details = await fc.check(property as fc.IAsyncProperty<Ts>, opts);
+  // Against a live target, shrinking a failure can take far longer than the runs themselves:
+  // stop it (with the counterexample shrunk so far) before the check's own timeout would.
+  const timeLimit = Math.floor(getRunContext().timeoutMs * 0.8);
+  const details = await fc.check(property as fc.IAsyncProperty<Ts>, {
+    ...opts,
+    interruptAfterTimeLimit: timeLimit,
+  });
   const outcome = active;
   const info: NonNullable<CheckOutcome['property']> = { seed: opts.seed, num_runs: opts.numRuns };
   if (details.failed) {
