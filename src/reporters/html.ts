@@ -62,13 +62,13 @@ const SCRIPT = `
  * modules and schemas that apply it), or no check yet.
  */
 function uncoveredReason(
-  requirement: { untestable?: string | boolean; checks?: readonly string[] },
+  requirement: Pick<CatalogRequirement, 'untestable' | 'checks'>,
   incomplete: boolean,
 ): string {
   if (requirement.untestable) {
-    return `untestable: ${e(typeof requirement.untestable === 'string' ? requirement.untestable : 'no black-box test can check it')}`;
+    return `untestable: ${e(requirement.untestable)}`;
   }
-  const elsewhere = requirement.checks ?? [];
+  const elsewhere = requirement.checks;
   if (elsewhere.length > 0) {
     return `no test of this run names it; the catalog lists: ${elsewhere.map((c) => e(c)).join('; ')}`;
   }
@@ -322,7 +322,7 @@ export function renderHtml(model: ReportModel): string {
         (ambiguity) =>
           `<tr><td><code>${e(ambiguity.id)}</code></td><td>${e(ambiguity.section)}</td><td>${e(ambiguity.spec_text)}</td>` +
           `<td>${e(ambiguity.problem)}</td><td>${e(ambiguity.reading)}</td><td>${e(ambiguity.level ?? '')}</td>` +
-          `<td>${e(Array.isArray(ambiguity.affects) ? ambiguity.affects.join(', ') : (ambiguity.affects ?? ''))}</td></tr>`,
+          `<td>${e(ambiguity.affects.join(', '))}</td></tr>`,
       ),
       '</table>',
     );

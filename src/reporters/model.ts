@@ -207,7 +207,7 @@ export function buildModel(input: ReportInput): ReportModel {
       tests: covering.map((test) => test.id),
     };
     if (requirement.untestable) {
-      verdict.untestable = typeof requirement.untestable === 'string' ? requirement.untestable : 'untestable';
+      verdict.untestable = requirement.untestable;
     }
     return verdict;
   });

@@ -22,6 +22,7 @@ import {
   startReferenceOperator,
 } from '../../src/reference/operator/index.js';
 import { createLoopbackPki } from '../../src/reference/tls.js';
+import { signedRedemptionRequest, signedRenewalEntry } from '../../src/testing/cashpack-messages.js';
 import {
   createRecordingClient,
   type Exchange,
@@ -115,18 +116,7 @@ export function renewalEntry(
   next: Ed25519KeyPair,
   overrides: Partial<RenewalEntry> = {},
 ): RenewalEntry {
-  return signObject(
-    {
-      renewal_id: randomUUID(),
-      pack_id: pack.pack_id,
-      prev_chain_digest: pack.chain_digest,
-      bearer_pk: bearer.publicKey,
-      new_bearer_pk: next.publicKey,
-      created_at: new Date().toISOString(),
-      ...overrides,
-    },
-    bearer.privateJwk,
-  ) as RenewalEntry;
+  return signedRenewalEntry(pack, bearer, next, new Date().toISOString(), overrides);
 }
 
 /** A Redemption Request for `pack`, signed by `bearer`, with the given identity token. */
@@ -136,19 +126,12 @@ export function redemptionRequest(
   identityToken: string | undefined,
   overrides: Partial<RedemptionRequest> = {},
 ): RedemptionRequest {
-  return signObject(
-    {
-      redemption_id: randomUUID(),
-      pack_id: pack.pack_id,
-      prev_chain_digest: pack.chain_digest,
-      bearer_pk: bearer.publicKey,
-      destination: { type: 'account' as const, reference: 'DE89370400440532013000' },
-      ...(identityToken === undefined ? {} : { redeemer: { identity_token: identityToken } }),
-      created_at: new Date().toISOString(),
-      ...overrides,
-    },
-    bearer.privateJwk,
-  ) as RedemptionRequest;
+  return signedRedemptionRequest(
+    pack,
+    bearer,
+    { identityToken, destinationReference: 'DE89370400440532013000', createdAt: new Date().toISOString() },
+    overrides,
+  );
 }
 
 /** Issues a pack (asserting 201) and returns it with its bearer key. */

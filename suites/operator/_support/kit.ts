@@ -22,6 +22,7 @@ import type { Policy } from '../../../src/generated/cashpack/policy.js';
 import type { RedemptionRequest } from '../../../src/generated/cashpack/redemption-request.js';
 import type { RenewalEntry } from '../../../src/generated/cashpack/renewal-entry.js';
 import type { RunConfig } from '../../../src/generated/tool/run-config.js';
+import { signedRedemptionRequest, signedRenewalEntry } from '../../../src/testing/cashpack-messages.js';
 import { validateMessage } from '../../../src/validator/validate-message.js';
 import {
   type AnyResult,
@@ -191,18 +192,7 @@ export function renewalEntry(
   next: Ed25519KeyPair,
   overrides: Partial<RenewalEntry> = {},
 ): RenewalEntry {
-  return signObject(
-    {
-      renewal_id: randomUUID(),
-      pack_id: pack.pack_id,
-      prev_chain_digest: pack.chain_digest,
-      bearer_pk: signer.publicKey,
-      new_bearer_pk: next.publicKey,
-      created_at: utcSeconds(Date.now()),
-      ...overrides,
-    },
-    signer.privateJwk,
-  ) as RenewalEntry;
+  return signedRenewalEntry(pack, signer, next, utcSeconds(Date.now()), overrides);
 }
 
 /** Which redeemer identity a redemption carries. */
@@ -217,19 +207,16 @@ export function redemptionRequest(
   overrides: Partial<RedemptionRequest> = {},
 ): RedemptionRequest {
   const tokens = s.config.redeemer_identity_tokens;
-  return signObject(
+  return signedRedemptionRequest(
+    pack,
+    signer,
     {
-      redemption_id: randomUUID(),
-      pack_id: pack.pack_id,
-      prev_chain_digest: pack.chain_digest,
-      bearer_pk: signer.publicKey,
-      destination: { type: 'account' as const, reference: 'cprc-suite-destination' },
-      ...(redeemer === 'none' ? {} : { redeemer: { identity_token: tokens[redeemer] } }),
-      created_at: utcSeconds(Date.now()),
-      ...overrides,
+      identityToken: redeemer === 'none' ? undefined : tokens[redeemer],
+      destinationReference: 'cprc-suite-destination',
+      createdAt: utcSeconds(Date.now()),
     },
-    signer.privateJwk,
-  ) as RedemptionRequest;
+    overrides,
+  );
 }
 
 /** An issued pack with the keys and request that made it. */
