@@ -45,6 +45,8 @@ export interface CheckOutcome {
   skip_reason?: string;
   /** Requirement IDs of the check. */
   requirements?: string[];
+  /** Stable slug of the check (`<channel>/<slug>` for wallet checks); the test id is `<target>/<slug>`. */
+  slug?: string;
   /** Wallet channel the check ran through. */
   channel?: WalletChannel;
   /** Property details. */

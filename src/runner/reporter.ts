@@ -24,9 +24,12 @@ export function idsFromTitle(title: string): string[] {
   return m ? (m[1] ?? '').split(/\s+/).filter(Boolean) : [];
 }
 
-/** Stable test id: first 16 hex digits of sha256(`${target}\n${fullTitle}`). */
+/**
+ * Fallback test id for a mocha test that is not a {@link check} (a hook failure, a skipped
+ * placeholder): `<target>/t-` and the first 16 hex digits of sha256(`${target}\n${fullTitle}`).
+ */
 export function testId(target: string, fullTitle: string): string {
-  return createHash('sha256').update(`${target}\n${fullTitle}`, 'utf8').digest('hex').slice(0, 16);
+  return `${target}/t-${createHash('sha256').update(`${target}\n${fullTitle}`, 'utf8').digest('hex').slice(0, 16)}`;
 }
 
 function isAssertion(err: unknown): boolean {
@@ -87,7 +90,7 @@ export class CprcReporter {
       const outcome = peekOutcome(test);
       const requirements = outcome?.requirements ?? idsFromTitle(test.title);
       const result: TestResult = {
-        id: testId(target, fullTitle),
+        id: outcome?.slug ? `${target}/${outcome.slug}` : testId(target, fullTitle),
         title: test.title,
         full_title: fullTitle,
         file,

@@ -17,7 +17,7 @@
  * import { check, context, expectErrorCode, expectOk, payee, skip } from '../_lib/index.js';
  *
  * describe('CPR-1.0 section 5: authentication', () => {
- *   check(['CPR-5-TOKEN-SINGLE-USE'], 'a repeated use of the same token returns an error', async () => {
+ *   check('token-repeated-use-error', ['CPR-5-TOKEN-SINGLE-USE'], 'a repeated use of the same token returns an error', async () => {
  *     const p = payee();
  *     const h = p.harness ?? skip('the payee harness is not configured (payee.harness_url)');
  *     const created = expectOk(await h.createRequest({ delivery: 'reference' }), 'harness createRequest');
@@ -117,6 +117,25 @@ export function onCheckEnd(fn: () => unknown): void {
 /** Channel of the {@link forEachWalletChannel} block being defined. */
 let definingChannel: WalletChannel | undefined;
 
+/** Check slugs registered so far (per process: one run per process). */
+const registeredSlugs = new Set<string>();
+
+/**
+ * The stable form of a check slug: lower-case words of letters and digits joined by `-`, at most
+ * 96 characters. The slug, not the title, identifies a check across runs (results.json `id` is
+ * `<target>/<channel>/<slug>`), so rewording a title keeps its history.
+ */
+export function normalizeSlug(slug: string): string {
+  const s = slug
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 96)
+    .replace(/-+$/, '');
+  if (s === '') throw new Error(`check slug "${slug}" has no letter or digit`);
+  return s;
+}
+
 /** Options of one check. */
 export interface CheckOptions {
   /** Overrides the run's per-test timeout (ms) for this check, e.g. for a long property. */
@@ -142,17 +161,20 @@ function messageOf(err: unknown): string {
 }
 
 /**
- * Registers one conformance check: a mocha `it` titled `[ID1 ID2] title`. `ids` are the catalog
- * requirement IDs it covers (at least one); `title` is the normative sentence.
+ * Registers one conformance check: a mocha `it` titled `[ID1 ID2] title`. `slug` is the check's
+ * stable identity (kebab-case, unique within its target and channel; never reworded once
+ * published); `ids` are the catalog requirement IDs it covers (at least one); `title` is the
+ * normative sentence.
  * @example
  * ```ts
- * check(['CP-4-WELL-KNOWN-PUBKEY'], 'the public key is served as a JWK', async () => {
+ * check('pubkey-is-jwk', ['CP-4-WELL-KNOWN-PUBKEY'], 'the public key is served as a JWK', async () => {
  *   const r = expectOk(await operator().publicKey(), 'GET the public key');
  *   assertThat(typeof r === 'object', 'the public key body is a JSON object');
  * });
  * ```
  */
 export function check(
+  slug: string,
   ids: string[],
   title: string,
   fn: () => void | Promise<void>,
@@ -160,9 +182,14 @@ export function check(
 ): Mocha.Test {
   if (ids.length === 0) throw new Error(`check "${title}": name at least one requirement ID`);
   const channel = definingChannel;
+  const checkSlug = [channel, normalizeSlug(slug)].filter(Boolean).join('/');
+  if (registeredSlugs.has(checkSlug))
+    throw new Error(`check "${title}": the check id "${checkSlug}" is used twice`);
+  registeredSlugs.add(checkSlug);
   const test = it(`[${ids.join(' ')}] ${title}`, async function () {
     const outcome = outcomeOf(this.test as object);
     outcome.requirements = [...ids];
+    outcome.slug = checkSlug;
     if (channel) outcome.channel = channel;
     active = outcome;
     try {
@@ -218,7 +245,7 @@ export function check(
  * @example
  * ```ts
  * forEachWalletChannel((wallet) => {
- *   check(['CPR-7-EXPIRED-REJECTED'], 'an expired request is rejected', async () => {
+ *   check('expired-rejected', ['CPR-7-EXPIRED-REJECTED'], 'an expired request is rejected', async () => {
  *     expectDeriveError(await wallet.derive({ cpr: expired, context }), 'EXPIRED');
  *   });
  * });
@@ -297,7 +324,7 @@ export function propertyOptions(): { seed: number; numRuns: number } {
  * report. A transport error inside the property makes the check an `error`.
  * @example
  * ```ts
- * check(['CPR-2.1-VERSION'], 'a wallet rejects any other cpr_version', async () => {
+ * check('rejects-other-version', ['CPR-2.1-VERSION'], 'a wallet rejects any other cpr_version', async () => {
  *   await assertProperty(fc.asyncProperty(fc.string(), async (v) => {
  *     const r = await wallet.derive({ cpr: { ...valid, cpr_version: v }, context });
  *     return v === 'CPR-1.0' || !r.ok;

@@ -29,6 +29,7 @@ import {
 
 describe('Cash-Pack API section 1 item 5: renewal transfers bearer rights', () => {
   check(
+    'after-renewal-previous-bearer-key-can-longer',
     ['CP-1-RENEWAL-TRANSFERS'],
     'after a renewal the previous bearer key can no longer renew or redeem, while the new bearer still can',
     async () => {
@@ -53,6 +54,7 @@ describe('Cash-Pack API section 1 item 5: renewal transfers bearer rights', () =
   );
 
   check(
+    'stale-copy-pack-correctly-signed-operator-before',
     ['CP-1-RENEWAL-TRANSFERS', 'CP-7-CHAIN-DIGEST-MISMATCH'],
     'a stale copy of the pack (correctly signed by the Operator, from before a renewal) is refused for renew and redeem',
     async () => {
@@ -107,6 +109,7 @@ async function lockWholeBalance(
 
 describe('Cash-Pack API section 1 item 2 and section 3: funds are locked, and returned on expiry', () => {
   check(
+    'funds-issued-pack-locked-once-whole-balance',
     ['CP-1-FUNDS-LOCKED'],
     'the funds of an issued pack are locked: once the whole balance is locked, one more unit is INSUFFICIENT_BALANCE',
     async () => {
@@ -121,6 +124,7 @@ describe('Cash-Pack API section 1 item 2 and section 3: funds are locked, and re
   );
 
   check(
+    'expired-pack-returns-funds-principal-whole-balance',
     ['CP-3-EXPIRED'],
     'an EXPIRED pack returns its funds to the Principal: the whole balance can be locked again',
     async () => {

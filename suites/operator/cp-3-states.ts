@@ -72,6 +72,7 @@ const TERMINAL_IDS: Record<Terminal, string> = {
 describe('Cash-Pack API section 3: terminal statuses', () => {
   for (const to of ['REDEEMED', 'EXPIRED', 'CANCELLED'] as const) {
     check(
+      `pack-stays-renewal-redemption-yields-${to}-${to}`,
       ['CP-7-INSTRUMENT-NOT-ACTIVE', 'CP-3-TERMINAL-STATUS', TERMINAL_IDS[to]],
       `a pack that is ${to} stays ${to}, and its renewal or redemption yields INSTRUMENT_NOT_ACTIVE`,
       async () => {
@@ -86,6 +87,7 @@ describe('Cash-Pack API section 3: terminal statuses', () => {
   }
 
   check(
+    'instrument-active-http-409-error-body',
     ['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'],
     'INSTRUMENT_NOT_ACTIVE is HTTP 409 with the error body',
     async () => {
@@ -99,6 +101,7 @@ describe('Cash-Pack API section 3: terminal statuses', () => {
 
 describe('Profile section 4: the operator harness', () => {
   check(
+    'post-harness-expire-cancel-move-active-pack',
     ['PRF-4-HARNESS-EXPIRE-CANCEL'],
     'POST {harness}/expire and /cancel move an ACTIVE pack to EXPIRED / CANCELLED and answer 200 {pack_id, status}',
     async () => {
@@ -125,6 +128,7 @@ describe('Profile section 4: the operator harness', () => {
   );
 
   check(
+    'harness-answers-409-instrument-active-pack-already',
     ['PRF-4-HARNESS-TERMINAL-409'],
     'the harness answers 409 INSTRUMENT_NOT_ACTIVE for a pack already terminal',
     async () => {
@@ -156,6 +160,7 @@ async function warmPool(s: OperatorSetup): Promise<void> {
 
 describe('Cash-Pack API section 3: one success among simultaneous requests', () => {
   check(
+    `concurrent-redemptions-pack-exactly-succeeds-${RACERS}`,
     ['CP-3-REDEEMED', 'CP-3-TERMINAL-STATUS'],
     `${RACERS} concurrent redemptions of one pack: exactly one succeeds and the pack ends REDEEMED`,
     async () => {
@@ -172,6 +177,7 @@ describe('Cash-Pack API section 3: one success among simultaneous requests', () 
   );
 
   check(
+    `concurrent-renewals-pack-exactly-succeeds-${RACERS}`,
     ['CP-1-RENEWAL-TRANSFERS', 'CP-7-CHAIN-DIGEST-MISMATCH'],
     `${RACERS} concurrent renewals of one pack: exactly one succeeds and its new key holds the pack`,
     async () => {
@@ -470,6 +476,7 @@ class TerminateCmd implements Cmd {
 
 describe('Cash-Pack API section 3: model-based run', () => {
   check(
+    'random-sequences-issue-renew-redeem-status-replays',
     ['CP-3-ACTIVE', 'CP-3-TERMINAL-STATUS'],
     'random sequences of issue, renew, redeem, status, replays and old keys (and expire/cancel with the harness) follow the instrument model: ACTIVE -> REDEEMED/EXPIRED/CANCELLED, terminal stays terminal, only the current bearer acts, the depth limit holds',
     async () => {

@@ -22,6 +22,7 @@ import {
 
 describe('Cash-Pack API section 9: versioned paths', () => {
   check(
+    'endpoint-paths-carry-major-version-segment-v1',
     ['CP-9-V1-PATHS'],
     'the endpoint paths carry the major version segment /v1/: issue, renew and redeem answer there (an empty body is refused, not 404 or 405)',
     async () => {
@@ -42,6 +43,7 @@ describe('Cash-Pack API section 9: versioned paths', () => {
 
 describe('Cash-Pack API section 4: POST /v1/cashpack/issue', () => {
   check(
+    'issue-takes-lock-request-returns-signed-cash',
     ['CP-4-ISSUE', 'CP-2-CASHPACK-FIELDS', 'CP-1-INITIAL-BEARER', 'CP-3-ACTIVE'],
     'issue takes a Lock Request and returns a signed cash-pack, ACTIVE, whose current_bearer_pk is the initial bearer key',
     async () => {
@@ -66,6 +68,7 @@ describe('Cash-Pack API section 4: POST /v1/cashpack/issue', () => {
   );
 
   check(
+    'issue-answers-201-cash-pack-status-active',
     ['PRF-4-ISSUE-BINDING'],
     'issue answers 201 with the cash-pack: status ACTIVE, empty renewal_chain, the requested amount, asset and expires_at',
     async () => {
@@ -89,6 +92,7 @@ describe('Cash-Pack API section 4: POST /v1/cashpack/issue', () => {
   );
 
   check(
+    'issued-cash-pack-has-profile-members-cashpack',
     ['PRF-4-CASHPACK-SHAPE', 'PRF-4-MESSAGE-SCHEMA'],
     'the issued cash-pack has the profile members {cashpack_version "CP-1.0", pack_id, amount, asset, issued_at, expires_at, current_bearer_pk, chain_digest, renewal_chain, status, kid, signature}',
     async () => {
@@ -99,6 +103,7 @@ describe('Cash-Pack API section 4: POST /v1/cashpack/issue', () => {
   );
 
   check(
+    'issued-cash-pack-signed-published-operator-key',
     ['PRF-4-SIGNATURE-JCS', 'PRF-4-OPERATOR-KID'],
     'the issued cash-pack is signed with the published Operator key over its JCS bytes and carries its kid',
     async () => {
@@ -109,6 +114,7 @@ describe('Cash-Pack API section 4: POST /v1/cashpack/issue', () => {
   );
 
   check(
+    'issued-cash-pack-carries-chain-digest-d0',
     ['PRF-4-CHAIN-DIGEST'],
     'the issued cash-pack carries chain_digest d0 = SHA-256(JCS({pack_id, amount, asset, expires_at, initial_bearer_pk}))',
     async () => {
@@ -125,6 +131,7 @@ describe('Cash-Pack API section 4: POST /v1/cashpack/issue', () => {
 
 describe('Cash-Pack API section 4: POST /v1/cashpack/renew', () => {
   check(
+    'renew-takes-cash-pack-plus-renewal-entry',
     ['CP-4-RENEW', 'CP-1-RENEWAL-TRANSFERS', 'CP-1-INTERMEDIATE-ANONYMOUS'],
     'renew takes a cash-pack plus a Renewal Entry and returns the updated cash-pack whose current_bearer_pk is the new key (no identity asked)',
     async () => {
@@ -146,6 +153,7 @@ describe('Cash-Pack API section 4: POST /v1/cashpack/renew', () => {
   );
 
   check(
+    'renew-answers-200-updated-cashpack-entry-appended',
     ['PRF-4-RENEW-BINDING', 'PRF-4-CASHPACK-SHAPE'],
     'renew answers 200 with the updated CashPack: the entry appended to renewal_chain, the other members unchanged',
     async () => {
@@ -167,6 +175,7 @@ describe('Cash-Pack API section 4: POST /v1/cashpack/renew', () => {
   );
 
   check(
+    'renewed-cash-pack-signed-published-operator-key',
     ['PRF-4-SIGNATURE-JCS', 'PRF-4-OPERATOR-KID'],
     'the renewed cash-pack is signed with the published Operator key and carries its kid',
     async () => {
@@ -178,6 +187,7 @@ describe('Cash-Pack API section 4: POST /v1/cashpack/renew', () => {
   );
 
   check(
+    'after-renewal-chain-digest-dn-sha-256',
     ['PRF-4-CHAIN-DIGEST'],
     'after each renewal chain_digest is dN = SHA-256(hex d(N-1) || JCS(entry N)), and entry N carries prev_chain_digest d(N-1)',
     async () => {
@@ -204,6 +214,7 @@ describe('Cash-Pack API section 4: POST /v1/cashpack/renew', () => {
 
 describe('Cash-Pack API section 1 item 8: the chain digest', () => {
   check(
+    'renewal-moves-chain-digest-new-sha-256',
     ['CP-1-CHAIN-DIGEST'],
     'each renewal moves the chain digest: a new SHA-256 value (64 hex digits) after every renewal',
     async () => {
@@ -225,6 +236,7 @@ describe('Cash-Pack API section 1 item 8: the chain digest', () => {
 
 describe('Cash-Pack API section 4: POST /v1/cashpack/redeem', () => {
   check(
+    'redeem-takes-redemption-request-plus-cash-pack',
     ['CP-4-REDEEM', 'CP-3-REDEEMED'],
     'redeem takes a Redemption Request plus the cash-pack, returns a Redemption Confirmation, and the status becomes REDEEMED',
     async () => {
@@ -244,6 +256,7 @@ describe('Cash-Pack API section 4: POST /v1/cashpack/redeem', () => {
   );
 
   check(
+    'bearer-after-renewal-holder-new-key-may',
     ['CP-1-BEARER-RIGHTS'],
     'the bearer after a renewal (the holder of the new key) may redeem the cash-pack',
     async () => {
@@ -258,6 +271,7 @@ describe('Cash-Pack API section 4: POST /v1/cashpack/redeem', () => {
   );
 
   check(
+    'redeem-answers-200-redemptionconfirmation-redemption-id-pack',
     ['PRF-4-REDEEM-BINDING', 'PRF-4-MESSAGE-SCHEMA'],
     'redeem answers 200 RedemptionConfirmation {redemption_id, pack_id, amount, asset, redeemed_at, status "REDEEMED", kid, signature}',
     async () => {
@@ -278,6 +292,7 @@ describe('Cash-Pack API section 4: POST /v1/cashpack/redeem', () => {
   );
 
   check(
+    'redemption-confirmation-signed-published-operator-key-carries',
     ['PRF-4-SIGNATURE-JCS', 'PRF-4-OPERATOR-KID'],
     'the Redemption Confirmation is signed with the published Operator key and carries its kid',
     async () => {
@@ -294,6 +309,7 @@ describe('Cash-Pack API section 4: POST /v1/cashpack/redeem', () => {
 
 describe('Cash-Pack API section 4: GET /v1/cashpack/{pack_id}/status', () => {
   check(
+    'status-endpoint-returns-instrument-status-active-new',
     ['CP-4-STATUS'],
     'the status endpoint returns the instrument status (ACTIVE for a new pack)',
     async () => {
@@ -305,6 +321,7 @@ describe('Cash-Pack API section 4: GET /v1/cashpack/{pack_id}/status', () => {
   );
 
   check(
+    'get-status-authorization-bearer-credential-answers-200',
     ['PRF-4-STATUS-BINDING'],
     'GET status with Authorization: Bearer {credential} answers 200 {pack_id, status}',
     async () => {

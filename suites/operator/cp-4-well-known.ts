@@ -9,6 +9,7 @@ import { assertOperatorSigned, isObject, issue, schemaProblems, setup } from './
 
 describe('Cash-Pack API section 4: well-known resources', () => {
   check(
+    'operator-serves-policy-document-well-known-cashpack',
     ['CP-4-WELL-KNOWN-POLICY'],
     'the Operator serves its policy document at /.well-known/cashpack-policy.json',
     async () => {
@@ -18,6 +19,7 @@ describe('Cash-Pack API section 4: well-known resources', () => {
   );
 
   check(
+    'policy-has-operator-id-max-amount-min',
     ['PRF-4-POLICY-SHAPE'],
     'the policy has operator_id, max_amount, min/max_expiry_seconds, max_chain_depth, required_identity_level, assets and signature_alg "EdDSA"',
     async () => {
@@ -29,6 +31,7 @@ describe('Cash-Pack API section 4: well-known resources', () => {
   );
 
   check(
+    'policy-limits-usable-1-max-amount-2',
     ['PRF-4-POLICY-SHAPE'],
     'the policy limits are usable: 1 <= max_amount < 2^256, min_expiry_seconds <= max_expiry_seconds, max_chain_depth >= 1, required_identity_level >= 1',
     async () => {
@@ -59,6 +62,7 @@ describe('Cash-Pack API section 4: well-known resources', () => {
   );
 
   check(
+    'operator-serves-public-signing-key-well-known',
     ['CP-4-WELL-KNOWN-PUBKEY', 'CP-2-PUBKEY-JWK'],
     'the Operator serves its public signing key at /.well-known/cashpack-pubkey.json in JWK format (RFC 7517)',
     async () => {
@@ -70,6 +74,7 @@ describe('Cash-Pack API section 4: well-known resources', () => {
   );
 
   check(
+    'operator-key-jwk-kty-okp-crv-edwards',
     ['PRF-4-OPERATOR-JWK', 'PRF-4-ED25519-KEYS'],
     'the Operator key is a JWK {kty: OKP, crv (the Edwards curve of EdDSA), x, kid, alg: EdDSA, use: sig} with a 32-byte x',
     async () => {
@@ -93,6 +98,7 @@ describe('Cash-Pack API section 4: well-known resources', () => {
   );
 
   check(
+    'published-key-current-freshly-issued-cash-pack',
     ['CP-9-CURRENT-KEY', 'PRF-4-OPERATOR-KID'],
     'the published key is the current one: a freshly issued cash-pack carries its kid and verifies with it',
     async () => {

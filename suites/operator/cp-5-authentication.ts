@@ -186,6 +186,7 @@ function expectAllInvalidSignature(tampered: Tampered[], what: string): void {
 
 describe('Cash-Pack API section 5 rule 1: messages are signed', () => {
   check(
+    'lock-request-altered-after-signing-signed-member',
     ['CP-5-MESSAGES-SIGNED', 'CP-5-INVALID-SIGNATURE', 'CP-7-INVALID-SIGNATURE'],
     'a Lock Request altered after signing (each signed member in turn) yields INVALID_SIGNATURE',
     async () => {
@@ -195,6 +196,7 @@ describe('Cash-Pack API section 5 rule 1: messages are signed', () => {
   );
 
   check(
+    'renewal-entry-altered-after-signing-signed-member',
     ['CP-5-MESSAGES-SIGNED', 'CP-5-INVALID-SIGNATURE', 'CP-7-INVALID-SIGNATURE'],
     'a Renewal Entry altered after signing (each signed member in turn) yields INVALID_SIGNATURE',
     async () => {
@@ -204,6 +206,7 @@ describe('Cash-Pack API section 5 rule 1: messages are signed', () => {
   );
 
   check(
+    'submitted-cash-pack-altered-after-operator-signed',
     ['CP-5-MESSAGES-SIGNED', 'CP-5-INVALID-SIGNATURE', 'CP-7-INVALID-SIGNATURE'],
     'a submitted cash-pack altered after the Operator signed it yields INVALID_SIGNATURE on renew and redeem',
     async () => {
@@ -213,6 +216,7 @@ describe('Cash-Pack API section 5 rule 1: messages are signed', () => {
   );
 
   check(
+    'redemption-request-altered-after-signing-signed-member',
     ['CP-5-MESSAGES-SIGNED', 'CP-5-INVALID-SIGNATURE', 'CP-7-INVALID-SIGNATURE'],
     'a Redemption Request altered after signing (each signed member in turn) yields INVALID_SIGNATURE',
     async () => {
@@ -222,6 +226,7 @@ describe('Cash-Pack API section 5 rule 1: messages are signed', () => {
   );
 
   check(
+    'invalid-signature-http-401-error-body',
     ['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'],
     'INVALID_SIGNATURE is HTTP 401 with the error body',
     async () => {
@@ -249,6 +254,7 @@ async function strangerAttempts(s: OperatorSetup): Promise<{ renew: Result; rede
 
 describe('Cash-Pack API section 5 rule 2: the key matching current_bearer_pk', () => {
   check(
+    'renewal-redemption-submitted-key-does-match-current',
     ['CP-5-BEARER-MISMATCH', 'CP-7-BEARER-MISMATCH'],
     'a renewal or redemption submitted by a key that does not match current_bearer_pk yields BEARER_MISMATCH',
     async () => {
@@ -260,6 +266,7 @@ describe('Cash-Pack API section 5 rule 2: the key matching current_bearer_pk', (
   );
 
   check(
+    'bearer-mismatch-http-403-error-body',
     ['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'],
     'BEARER_MISMATCH is HTTP 403 with the error body',
     async () => {
@@ -284,6 +291,7 @@ async function statusReads(s: OperatorSetup): Promise<{ issued: Issued; other: R
 
 describe('Cash-Pack API section 5 rule 3: the status endpoint is restricted', () => {
   check(
+    'issuing-principal-operator-may-read-status',
     ['CP-5-STATUS-ACCESS', 'CP-4-STATUS-RESTRICTED'],
     'the issuing Principal and the Operator may read the status',
     async () => {
@@ -310,6 +318,7 @@ describe('Cash-Pack API section 5 rule 3: the status endpoint is restricted', ()
   );
 
   check(
+    'another-principal-caller-without-credentials-refused-status',
     ['CP-5-STATUS-ACCESS', 'CP-4-STATUS-RESTRICTED'],
     'another principal, and a caller without credentials, are refused the status',
     async () => {
@@ -321,6 +330,7 @@ describe('Cash-Pack API section 5 rule 3: the status endpoint is restricted', ()
   );
 
   check(
+    'missing-credential-another-principal-s-answers-403',
     ['PRF-4-STATUS-FORBIDDEN-403'],
     "a missing credential or another principal's answers 403 FORBIDDEN",
     async () => {
@@ -337,6 +347,7 @@ describe('Cash-Pack API section 5 rule 3: the status endpoint is restricted', ()
   );
 
   check(
+    'unknown-pack-answers-404-pack-unknown-authenticated',
     ['PRF-4-STATUS-UNKNOWN-404'],
     'an unknown pack answers 404 PACK_UNKNOWN to an authenticated caller (principal and Operator)',
     async () => {
@@ -375,6 +386,7 @@ async function unidentifiedRedemptions(
 
 describe('Cash-Pack API section 5 rule 4: the redeemer is identified', () => {
   check(
+    'redemption-whose-redeemer-below-required-identity-level',
     ['CP-5-REDEEMER-IDENTIFIED', 'CP-7-REDEEMER-NOT-IDENTIFIED', 'CP-1-REDEEMER-IDENTIFIED'],
     'a redemption whose redeemer is below the required identity level, unknown or absent yields REDEEMER_NOT_IDENTIFIED and leaves the pack ACTIVE',
     async () => {
@@ -395,6 +407,7 @@ describe('Cash-Pack API section 5 rule 4: the redeemer is identified', () => {
   );
 
   check(
+    'redemption-without-redeemer-unknown-identity-token-answers',
     ['PRF-4-REDEEMER-MISSING-403'],
     'a redemption without redeemer or with an unknown identity token answers 403 REDEEMER_NOT_IDENTIFIED',
     async () => {
@@ -406,6 +419,7 @@ describe('Cash-Pack API section 5 rule 4: the redeemer is identified', () => {
   );
 
   check(
+    'redeemer-identified-identity-below-required-level-http',
     ['PRF-1-ERROR-STATUS'],
     'REDEEMER_NOT_IDENTIFIED for an identity below the required level is HTTP 403',
     async () => {

@@ -55,6 +55,7 @@ async function redemptionIdReplay(s: OperatorSetup): Promise<Result> {
 
 describe('Cash-Pack API sections 2, 7 and 8: DUPLICATE_ID', () => {
   check(
+    'request-id-seen-before-rejected-duplicate-id',
     ['CP-2-REQUEST-ID-REPLAY', 'CP-7-DUPLICATE-ID', 'CP-8-ID-SINGLE-USE'],
     'a request_id seen before is rejected with DUPLICATE_ID (replay and re-use)',
     async () => {
@@ -64,6 +65,7 @@ describe('Cash-Pack API sections 2, 7 and 8: DUPLICATE_ID', () => {
   );
 
   check(
+    'renewal-id-seen-before-rejected-duplicate-id',
     ['CP-2-RENEWAL-ID-REPLAY', 'CP-7-DUPLICATE-ID', 'CP-8-ID-SINGLE-USE'],
     'a renewal_id seen before is rejected with DUPLICATE_ID',
     async () => {
@@ -73,6 +75,7 @@ describe('Cash-Pack API sections 2, 7 and 8: DUPLICATE_ID', () => {
   );
 
   check(
+    'redemption-id-seen-before-rejected-duplicate-id',
     ['PRF-1-REDEMPTION-ID-REPLAY'],
     'a redemption_id seen before is rejected with DUPLICATE_ID',
     async () => {
@@ -86,6 +89,7 @@ describe('Cash-Pack API sections 2, 7 and 8: DUPLICATE_ID', () => {
   );
 
   check(
+    'duplicate-id-http-409-error-body',
     ['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'],
     'DUPLICATE_ID is HTTP 409 with the error body',
     async () => {
@@ -95,10 +99,15 @@ describe('Cash-Pack API sections 2, 7 and 8: DUPLICATE_ID', () => {
     },
   );
 
-  check(['PRF-1-REDEMPTION-ID-REPLAY'], 'a replayed redemption_id is HTTP 409', async () => {
-    const s = await setup();
-    expectProfileError(await redemptionIdReplay(s), 409, 'a redemption re-using a redemption_id');
-  });
+  check(
+    'replayed-redemption-id-http-409',
+    ['PRF-1-REDEMPTION-ID-REPLAY'],
+    'a replayed redemption_id is HTTP 409',
+    async () => {
+      const s = await setup();
+      expectProfileError(await redemptionIdReplay(s), 409, 'a redemption re-using a redemption_id');
+    },
+  );
 });
 
 /** The current bearer of a renewed pack submits the current copy with the previous digest d0. */
@@ -121,6 +130,7 @@ async function staleDigest(s: OperatorSetup): Promise<{ renew: Result; redeem: R
 
 describe('Cash-Pack API section 7: CHAIN_DIGEST_MISMATCH', () => {
   check(
+    'prev-chain-digest-differs-instrument-s-current',
     ['CP-7-CHAIN-DIGEST-MISMATCH'],
     "a prev_chain_digest that differs from the instrument's current chain_digest yields CHAIN_DIGEST_MISMATCH (renew and redeem)",
     async () => {
@@ -132,6 +142,7 @@ describe('Cash-Pack API section 7: CHAIN_DIGEST_MISMATCH', () => {
   );
 
   check(
+    'chain-digest-mismatch-http-409-error-body',
     ['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'],
     'CHAIN_DIGEST_MISMATCH is HTTP 409 with the error body',
     async () => {
@@ -156,6 +167,7 @@ async function overBalance(s: OperatorSetup): Promise<Result> {
 
 describe('Cash-Pack API section 7: INSUFFICIENT_BALANCE', () => {
   check(
+    'issue-more-principal-s-available-balance-yields',
     ['CP-7-INSUFFICIENT-BALANCE'],
     "an issue for more than the Principal's available balance yields INSUFFICIENT_BALANCE",
     async () => {
@@ -165,6 +177,7 @@ describe('Cash-Pack API section 7: INSUFFICIENT_BALANCE', () => {
   );
 
   check(
+    'insufficient-balance-http-422-error-body',
     ['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'],
     'INSUFFICIENT_BALANCE is HTTP 422 with the error body',
     async () => {
@@ -176,6 +189,7 @@ describe('Cash-Pack API section 7: INSUFFICIENT_BALANCE', () => {
 
 describe('Profile section 1: INVALID_REQUEST', () => {
   check(
+    'malformed-json-answers-400-invalid-request-issue',
     ['PRF-1-INVALID-REQUEST'],
     'malformed JSON answers 400 INVALID_REQUEST on issue, renew and redeem',
     async () => {

@@ -54,6 +54,7 @@ async function beyondDepth(s: OperatorSetup): Promise<Result> {
 
 describe('Cash-Pack API section 8: the configured maximum amount', () => {
   check(
+    'issue-more-policy-s-max-amount-yields',
     ['CP-7-AMOUNT-EXCEEDS-LIMIT', 'CP-8-MAX-AMOUNT'],
     "an issue for more than the policy's max_amount yields AMOUNT_EXCEEDS_LIMIT",
     async () => {
@@ -63,6 +64,7 @@ describe('Cash-Pack API section 8: the configured maximum amount', () => {
   );
 
   check(
+    'amount-exceeds-limit-http-422-error-body',
     ['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'],
     'AMOUNT_EXCEEDS_LIMIT is HTTP 422 with the error body',
     async () => {
@@ -74,6 +76,7 @@ describe('Cash-Pack API section 8: the configured maximum amount', () => {
 
 describe('Cash-Pack API section 8: the permitted expiry range', () => {
   check(
+    'expires-below-min-expiry-seconds-above-max',
     ['CP-7-EXPIRY-INVALID', 'CP-8-EXPIRY-RANGE'],
     'an expires_at below min_expiry_seconds or above max_expiry_seconds from now yields EXPIRY_INVALID',
     async () => {
@@ -84,6 +87,7 @@ describe('Cash-Pack API section 8: the permitted expiry range', () => {
   );
 
   check(
+    'expiry-invalid-http-422-error-body',
     ['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'],
     'EXPIRY_INVALID is HTTP 422 with the error body',
     async () => {
@@ -95,6 +99,7 @@ describe('Cash-Pack API section 8: the permitted expiry range', () => {
 
 describe('Cash-Pack API section 8: the maximum renewal chain depth', () => {
   check(
+    'max-chain-depth-renewals-succeed-renewal-once',
     ['CP-7-CHAIN-DEPTH-EXCEEDED', 'CP-8-MAX-CHAIN-DEPTH'],
     'max_chain_depth renewals succeed, and a renewal once renewal_chain has reached it yields CHAIN_DEPTH_EXCEEDED',
     async () => {
@@ -104,6 +109,7 @@ describe('Cash-Pack API section 8: the maximum renewal chain depth', () => {
   );
 
   check(
+    'chain-depth-exceeded-http-422-error-body',
     ['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'],
     'CHAIN_DEPTH_EXCEEDED is HTTP 422 with the error body',
     async () => {

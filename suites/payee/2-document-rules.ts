@@ -18,27 +18,32 @@ describe('CPR-1.0 section 2: the document rules, on every CPR the payee emits', 
     // ambiguous rule (e.g. AMB-1) and end the check as a warning, never a failure.
     const warningsFail = classify([id]).state === 'warning';
     const text = requirementById(id)?.text ?? '';
-    check([id], `every CPR the payee emits satisfies ${id}: ${text}`, async () => {
-      const verdicts = await corpusVerdicts();
-      const found: string[] = [];
-      const doubtful: string[] = [];
-      for (const { entry, findings } of verdicts) {
-        for (const f of findings) {
-          if (f.requirement !== id) continue;
-          const line = `${label(entry)}: ${f.path || '(root)'}: ${f.message}${f.severity === 'warning' ? ' (warning)' : ''}`;
-          if (f.severity === 'error' || warningsFail) found.push(line);
-          else doubtful.push(line);
+    check(
+      `payee-emits-satisfies-${id}`,
+      [id],
+      `every CPR the payee emits satisfies ${id}: ${text}`,
+      async () => {
+        const verdicts = await corpusVerdicts();
+        const found: string[] = [];
+        const doubtful: string[] = [];
+        for (const { entry, findings } of verdicts) {
+          for (const f of findings) {
+            if (f.requirement !== id) continue;
+            const line = `${label(entry)}: ${f.path || '(root)'}: ${f.message}${f.severity === 'warning' ? ' (warning)' : ''}`;
+            if (f.severity === 'error' || warningsFail) found.push(line);
+            else doubtful.push(line);
+          }
         }
-      }
-      assertThat(
-        found.length === 0,
-        `every CPR satisfies ${id}; ${found.length} finding(s) over ${verdicts.length} CPRs: ${found.slice(0, 5).join(' | ')}`,
-      );
-      if (doubtful.length > 0) {
-        warn(
-          `${doubtful.length} warning(s) over ${verdicts.length} CPRs: ${doubtful.slice(0, 5).join(' | ')}`,
+        assertThat(
+          found.length === 0,
+          `every CPR satisfies ${id}; ${found.length} finding(s) over ${verdicts.length} CPRs: ${found.slice(0, 5).join(' | ')}`,
         );
-      }
-    });
+        if (doubtful.length > 0) {
+          warn(
+            `${doubtful.length} warning(s) over ${verdicts.length} CPRs: ${doubtful.slice(0, 5).join(' | ')}`,
+          );
+        }
+      },
+    );
   }
 });

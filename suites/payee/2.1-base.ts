@@ -49,6 +49,7 @@ function inlineDocument(uri: string): Record<string, unknown> {
 
 describe('CPR-1.0 section 2.1 and 9: the base fields a payee emits', () => {
   check(
+    'cpr-version-must-equal-cpr-1-0',
     ['CPR-2.1-VERSION', 'CPR-9-VERSION'],
     'cpr_version must equal "CPR-1.0" in every request',
     async () => {
@@ -66,6 +67,7 @@ describe('CPR-1.0 section 2.1 and 9: the base fields a payee emits', () => {
   );
 
   check(
+    `request-id-globally-unique-requests-${SEQUENTIAL_REQUESTS + PARALLEL_REQUESTS}-${PARALLEL_REQUESTS}-${PARALLEL_WIDTH}`,
     ['CPR-2.1-REQUEST-ID-UNIQUE', 'CPR-INV-3-REQUEST-ID-UNIQUE', 'CPR-INV-8-UNIQUE-REQUEST-ID'],
     `request_id is globally unique: ${SEQUENTIAL_REQUESTS + PARALLEL_REQUESTS} requests, ${PARALLEL_REQUESTS} of them ${PARALLEL_WIDTH} at a time, never share one`,
     async () => {
@@ -103,7 +105,7 @@ describe('CPR-1.0 section 2.1 and 9: the base fields a payee emits', () => {
     { timeoutMs: 60_000 },
   );
 
-  check(['PRF-1-IDENTIFIER-UUID'], 'request_id is a UUID', async () => {
+  check('request-id-uuid', ['PRF-1-IDENTIFIER-UUID'], 'request_id is a UUID', async () => {
     const docs = await corpusDocuments();
     const bad = docs.filter((e) => !UUID.test(String((e.cpr as { request_id?: unknown }).request_id)));
     assertThat(
@@ -115,6 +117,7 @@ describe('CPR-1.0 section 2.1 and 9: the base fields a payee emits', () => {
   });
 
   check(
+    'request-id-uuidv4-recommended',
     ['CPR-2.1-REQUEST-ID-UUIDV4', 'PRF-1-IDENTIFIER-UUIDV4'],
     'request_id is a UUIDv4 (recommended)',
     async () => {
@@ -133,6 +136,7 @@ describe('CPR-1.0 section 2.1 and 9: the base fields a payee emits', () => {
   // observe is whether the payee imposes one of its own: asked for a 100-year validity, a payee
   // with a bound grants less. A payee granting whatever it is asked has no bound.
   check(
+    'conformant-payee-sets-bounded-expires-asked-100',
     ['CPR-INV-8-BOUNDED-EXPIRY'],
     'a conformant payee sets a bounded expires_at: asked for a 100-year validity, it grants less',
     async () => {
@@ -150,6 +154,7 @@ describe('CPR-1.0 section 2.1 and 9: the base fields a payee emits', () => {
   );
 
   check(
+    'payee-s-window-expires-created-stays-within',
     ['PRF-2-VALIDITY-CEILING'],
     `a payee's window (expires_at - created_at) stays within its configured ceiling (payee.max_validity_seconds, default 30 days)`,
     async () => {
@@ -171,6 +176,7 @@ describe('CPR-1.0 section 2.1 and 9: the base fields a payee emits', () => {
   );
 
   check(
+    'validity-seconds-sets-expires-created-capped-payee',
     ['PRF-2-HARNESS-VALIDITY'],
     'validity_seconds sets expires_at - created_at, capped at the payee’s own maximum',
     async () => {
@@ -192,6 +198,7 @@ describe('CPR-1.0 section 2.1 and 9: the base fields a payee emits', () => {
   );
 
   check(
+    'post-harness-requests-answers-201-uri-request',
     ['PRF-2-HARNESS-REQUESTS'],
     'POST {harness}/requests answers 201 {uri, request_id, token_expires_at?, qr_png_base64?} and request_id names the CPR',
     async () => {

@@ -20,6 +20,7 @@ async function retrieved(): Promise<Array<CorpusEntry & { cpr: unknown }>> {
 
 describe('CPR-1.0 section 4.1: CPR retrieval', () => {
   check(
+    'get-base-url-cpr-token-returns-full',
     ['CPR-4.1-RETRIEVAL-PATH', 'CPR-4.1-FULL-CPR'],
     'GET {base_url}/cpr/<token> returns the full CPR JSON (base fields plus sub-interface fields), for every rail',
     async () => {
@@ -32,15 +33,21 @@ describe('CPR-1.0 section 4.1: CPR retrieval', () => {
     },
   );
 
-  check(['PRF-2-RETRIEVAL-200'], 'the first use of a token answers 200 with the CPR', async () => {
-    const { uri } = await referenceRequest();
-    const r = await payee().retrieve(uri);
-    const cpr = expectOk(r, 'the first retrieval');
-    assertThat(cpr !== null && typeof cpr === 'object' && !Array.isArray(cpr), 'the body is a JSON object');
-    expectStatus(r, 200, 'the first retrieval');
-  });
+  check(
+    'first-use-token-answers-200-cpr',
+    ['PRF-2-RETRIEVAL-200'],
+    'the first use of a token answers 200 with the CPR',
+    async () => {
+      const { uri } = await referenceRequest();
+      const r = await payee().retrieve(uri);
+      const cpr = expectOk(r, 'the first retrieval');
+      assertThat(cpr !== null && typeof cpr === 'object' && !Array.isArray(cpr), 'the body is a JSON object');
+      expectStatus(r, 200, 'the first retrieval');
+    },
+  );
 
   check(
+    'cpr-served-content-type-application-json-utf',
     ['CPR-4.1-CONTENT-TYPE', 'PRF-1-JSON-UTF8'],
     'the CPR is served with Content-Type application/json (UTF-8)',
     async () => {

@@ -35,6 +35,7 @@ async function qrEntries(): Promise<CorpusEntry[]> {
 
 describe('CPR-1.0 section 4.2: URI delivery formats', () => {
   check(
+    'reference-delivery-yields-cpr-token-endpoint-url',
     ['CPR-4.2-REFERENCE-URI', 'CPR-4.2-URI-FORMAT'],
     'reference delivery yields cpr://<token>?endpoint=<url>',
     async () => {
@@ -53,6 +54,7 @@ describe('CPR-1.0 section 4.2: URI delivery formats', () => {
   );
 
   check(
+    'reference-uri-cpr-token-endpoint-percent-encoded',
     ['PRF-2-REFERENCE-URI'],
     'the reference URI is cpr://{token}?endpoint={percent-encoded https base_url}, retrieved at {endpoint}/cpr/{token}',
     async () => {
@@ -81,6 +83,7 @@ describe('CPR-1.0 section 4.2: URI delivery formats', () => {
   );
 
   check(
+    'inline-delivery-yields-cpr-inline-base64url-encoded',
     ['CPR-4.2-INLINE-URI'],
     'inline delivery yields cpr://inline/<base64url-encoded-json> carrying the full CPR (base fields plus sub-interface fields)',
     async () => {
@@ -101,6 +104,7 @@ describe('CPR-1.0 section 4.2: URI delivery formats', () => {
   );
 
   check(
+    'rail-amount-1-2-256-1-memo',
     ['CPR-4.2-INLINE-URI', 'PRF-2-HARNESS-REQUESTS'],
     'for any rail, amount (1 to 2^256 - 1) and memo (up to 140 code points) asked, the inline CPR is valid and carries them unchanged (property)',
     async () => {
@@ -145,18 +149,24 @@ describe('CPR-1.0 section 4.2: URI delivery formats', () => {
     { timeoutMs: 60_000 },
   );
 
-  check(['PRF-2-INLINE-URI'], 'the inline URI is base64url of the UTF-8 JSON, without padding', async () => {
-    for (const e of await entriesOf(['inline', 'qr-inline'])) {
-      const d = decodeCprUri(e.uri);
-      assertThat(d.ok, `${label(e)}: the inline uri decodes`);
-      const remarks = d.findings.filter((f) => f.requirement === 'PRF-2-INLINE-URI');
-      assertThat(remarks.length === 0, `${label(e)}: ${remarks.map((f) => f.message).join('; ')}`);
-    }
-  });
+  check(
+    'inline-uri-base64url-utf-8-json-without',
+    ['PRF-2-INLINE-URI'],
+    'the inline URI is base64url of the UTF-8 JSON, without padding',
+    async () => {
+      for (const e of await entriesOf(['inline', 'qr-inline'])) {
+        const d = decodeCprUri(e.uri);
+        assertThat(d.ok, `${label(e)}: the inline uri decodes`);
+        const remarks = d.findings.filter((f) => f.requirement === 'PRF-2-INLINE-URI');
+        assertThat(remarks.length === 0, `${label(e)}: ${remarks.map((f) => f.message).join('; ')}`);
+      }
+    },
+  );
 });
 
 describe('CPR-1.0 section 4.3: QR code delivery', () => {
   check(
+    'uri-rendered-qr-code-scanning-yields-same',
     ['CPR-4.3-QR-CODE', 'CPR-4.2-SAME-SCHEME'],
     'the URI is rendered as a QR code: scanning it yields the same cpr:// URI, which resolves to the CPR',
     async () => {
@@ -176,6 +186,7 @@ describe('CPR-1.0 section 4.3: QR code delivery', () => {
   );
 
   check(
+    'qr-payload-whole-uri-harness-answered-symbol',
     ['PRF-2-QR-CAPACITY'],
     'the QR payload is the whole URI the harness answered, in one symbol',
     async () => {
@@ -189,15 +200,21 @@ describe('CPR-1.0 section 4.3: QR code delivery', () => {
     },
   );
 
-  check(['PRF-2-QR-ENCODING'], 'the QR code encodes the URI in byte mode', async () => {
-    for (const e of await qrEntries()) {
-      assertThat(e.qrText !== undefined, `${label(e)}: ${e.problem ?? 'the QR image is readable'}`);
-      const remarks = e.qrFindings ?? [];
-      assertThat(remarks.length === 0, `${label(e)}: ${remarks.join('; ')}`);
-    }
-  });
+  check(
+    'qr-code-encodes-uri-byte-mode',
+    ['PRF-2-QR-ENCODING'],
+    'the QR code encodes the URI in byte mode',
+    async () => {
+      for (const e of await qrEntries()) {
+        assertThat(e.qrText !== undefined, `${label(e)}: ${e.problem ?? 'the QR image is readable'}`);
+        const remarks = e.qrFindings ?? [];
+        assertThat(remarks.length === 0, `${label(e)}: ${remarks.join('; ')}`);
+      }
+    },
+  );
 
   check(
+    'implementations-should-support-least-qr-code-url',
     ['CPR-4.3-QR-AND-TOKEN-DELIVERY'],
     'implementations should support at least QR code and URL token delivery',
     async () => {

@@ -51,6 +51,7 @@ function lifetimeOf(r: ReferenceRequest, what: string): number {
 
 describe('CPR-1.0 section 5: the ephemeral token is single use', () => {
   check(
+    'token-invalidated-after-first-successful-retrieval',
     ['CPR-5-TOKEN-SINGLE-USE', 'CPR-8-TOKEN-USES'],
     'the token is invalidated after the first successful retrieval',
     async () => {
@@ -64,6 +65,7 @@ describe('CPR-1.0 section 5: the ephemeral token is single use', () => {
   );
 
   check(
+    'token-must-reusable-repeated-use-returns-error',
     ['CPR-5-TOKEN-REUSE-ERROR', 'CPR-7-TOKEN-REUSE'],
     'a token must not be reusable; a repeated use returns an error',
     async () => {
@@ -73,17 +75,23 @@ describe('CPR-1.0 section 5: the ephemeral token is single use', () => {
     },
   );
 
-  check(['PRF-2-TOKEN-CONSUMED-410'], 'any later use answers 410 TOKEN_CONSUMED', async () => {
-    const { uri } = await referenceRequest();
-    expectOk(await payee().retrieve(uri), 'the first retrieval');
-    for (const n of ['second', 'third']) {
-      const again = await payee().retrieve(uri);
-      expectErrorCode(again, 'TOKEN_CONSUMED', `the ${n} retrieval`);
-      expectStatus(again, 410, `the ${n} retrieval`);
-    }
-  });
+  check(
+    'later-use-answers-410-token-consumed',
+    ['PRF-2-TOKEN-CONSUMED-410'],
+    'any later use answers 410 TOKEN_CONSUMED',
+    async () => {
+      const { uri } = await referenceRequest();
+      expectOk(await payee().retrieve(uri), 'the first retrieval');
+      for (const n of ['second', 'third']) {
+        const again = await payee().retrieve(uri);
+        expectErrorCode(again, 'TOKEN_CONSUMED', `the ${n} retrieval`);
+        expectStatus(again, 410, `the ${n} retrieval`);
+      }
+    },
+  );
 
   check(
+    `exactly-successful-retrieval-concurrent-retrievals-${RACE_WIDTH}`,
     ['CPR-5-TOKEN-SINGLE-USE', 'CPR-8-TOKEN-USES'],
     `exactly one successful retrieval: ${RACE_WIDTH} concurrent retrievals of one token yield one CPR`,
     async () => {
@@ -101,36 +109,55 @@ describe('CPR-1.0 section 5: the ephemeral token is single use', () => {
     },
   );
 
-  check(['PRF-2-TOKEN-UNKNOWN-404'], 'a token never issued answers 404 TOKEN_UNKNOWN', async () => {
-    // Never issued, and shaped like the payee's own tokens (same length and alphabet as a live
-    // one, when the harness can issue one) so that only the lookup can tell them apart; random,
-    // so no neighbour of a live token. Without a harness: 32 base32 characters, the reference's shape.
-    const live = payee().harness ? (await referenceRequest()).ref.token : 'a'.repeat(32);
-    const alphabet = /^[0-9a-f]+$/.test(live) ? '0123456789abcdef' : 'abcdefghijklmnopqrstuvwxyz234567';
-    const lookalike = [...randomBytes(live.length)].map((b) => alphabet[b % alphabet.length]).join('');
-    const tokens = [randomBytes(20).toString('hex'), lookalike];
-    for (const token of tokens) {
-      const r = await payee().retrieve(token);
-      expectErrorCode(r, 'TOKEN_UNKNOWN', `the retrieval of the never-issued token ${token}`);
-      expectStatus(r, 404, `the retrieval of the never-issued token ${token}`);
-    }
-  });
+  check(
+    'token-issued-answers-404-token-unknown',
+    ['PRF-2-TOKEN-UNKNOWN-404'],
+    'a token never issued answers 404 TOKEN_UNKNOWN',
+    async () => {
+      // Never issued, and shaped like the payee's own tokens (same length and alphabet as a live
+      // one, when the harness can issue one) so that only the lookup can tell them apart; random,
+      // so no neighbour of a live token. Without a harness: 32 base32 characters, the reference's shape.
+      const live = payee().harness ? (await referenceRequest()).ref.token : 'a'.repeat(32);
+      const alphabet = /^[0-9a-f]+$/.test(live) ? '0123456789abcdef' : 'abcdefghijklmnopqrstuvwxyz234567';
+      const lookalike = [...randomBytes(live.length)].map((b) => alphabet[b % alphabet.length]).join('');
+      const tokens = [randomBytes(20).toString('hex'), lookalike];
+      for (const token of tokens) {
+        const r = await payee().retrieve(token);
+        expectErrorCode(r, 'TOKEN_UNKNOWN', `the retrieval of the never-issued token ${token}`);
+        expectStatus(r, 404, `the retrieval of the never-issued token ${token}`);
+      }
+    },
+  );
 });
 
 describe('CPR-1.0 section 5 rule 1 and section 8: the token expires', () => {
-  check(['CPR-5-TOKEN-EXPIRY'], 'the token must expire within the payee-configured window', async () => {
-    const [r] = await expiredTokens();
-    expectError(await payee().retrieve(r.uri), 'a retrieval after the token lifetime (token_ttl_seconds 1)');
-  });
-
-  check(['PRF-2-TOKEN-EXPIRED-410'], 'a use past the token lifetime answers 410 TOKEN_EXPIRED', async () => {
-    const [, r] = await expiredTokens();
-    const got = await payee().retrieve(r.uri);
-    expectErrorCode(got, 'TOKEN_EXPIRED', 'a retrieval after the token lifetime');
-    expectStatus(got, 410, 'a retrieval after the token lifetime');
-  });
+  check(
+    'token-must-expire-within-payee-configured-window',
+    ['CPR-5-TOKEN-EXPIRY'],
+    'the token must expire within the payee-configured window',
+    async () => {
+      const [r] = await expiredTokens();
+      expectError(
+        await payee().retrieve(r.uri),
+        'a retrieval after the token lifetime (token_ttl_seconds 1)',
+      );
+    },
+  );
 
   check(
+    'use-past-token-lifetime-answers-410-token',
+    ['PRF-2-TOKEN-EXPIRED-410'],
+    'a use past the token lifetime answers 410 TOKEN_EXPIRED',
+    async () => {
+      const [, r] = await expiredTokens();
+      const got = await payee().retrieve(r.uri);
+      expectErrorCode(got, 'TOKEN_EXPIRED', 'a retrieval after the token lifetime');
+      expectStatus(got, 410, 'a retrieval after the token lifetime');
+    },
+  );
+
+  check(
+    'token-lifetime-most-15-minutes-recommended-even',
     ['CPR-5-TOKEN-WINDOW-15-MIN', 'CPR-8-TOKEN-LIFETIME'],
     'the token lifetime is at most 15 minutes (recommended), even when a longer one is asked',
     async () => {
@@ -147,6 +174,7 @@ describe('CPR-1.0 section 5 rule 1 and section 8: the token expires', () => {
   );
 
   check(
+    'token-lifetime-most-900-s-most-configured',
     ['PRF-2-TOKEN-LIFETIME'],
     'the token lifetime is at most 900 s and at most the configured maximum (payee.max_token_ttl_seconds)',
     async () => {
@@ -164,6 +192,7 @@ describe('CPR-1.0 section 5 rule 1 and section 8: the token expires', () => {
   );
 
   check(
+    'token-ttl-seconds-sets-token-lifetime-capped',
     ['PRF-2-HARNESS-TOKEN-TTL'],
     'token_ttl_seconds sets the token lifetime (capped at the payee’s maximum)',
     async () => {
@@ -187,6 +216,7 @@ describe('CPR-1.0 section 5 rule 1 and section 8: the token expires', () => {
 
 describe('CPR-1.0 section 5 rules 4-5: TLS only', () => {
   check(
+    'token-transmitted-over-tls-reference-uri-names',
     ['CPR-5-TLS-ONLY'],
     'the token is transmitted only over TLS: every reference URI names an https endpoint',
     async () => {
@@ -206,6 +236,7 @@ describe('CPR-1.0 section 5 rules 4-5: TLS only', () => {
   // usable over TLS or invalidate it as exposed; both conform. What never conforms is a CPR (or
   // any of its fields) in the plain-HTTP answer, or a different CPR over TLS afterwards.
   check(
+    'payee-serves-cpr-payloads-over-tls-plain',
     ['CPR-5-PAYLOAD-TLS-ONLY', 'CPR-INV-8-TLS-ONLY', 'CPR-4.1-TLS-ONLY'],
     'the payee serves CPR payloads only over TLS: the plain-HTTP address never yields a CPR for a live token',
     async () => {
@@ -261,6 +292,7 @@ const tokenSample = once(async () => {
 
 describe('profile section 2: token format and randomness', () => {
   check(
+    'tokens-written-lowercase-base32-rfc-4648-padding',
     ['PRF-2-TOKEN-FORMAT'],
     'tokens are written in lowercase base32 (RFC 4648, no padding) or lowercase hex',
     async () => {
@@ -273,6 +305,7 @@ describe('profile section 2: token format and randomness', () => {
   );
 
   check(
+    `tokens-carry-least-128-bits-${TOKEN_SAMPLE}`,
     ['PRF-2-TOKEN-ENTROPY'],
     `tokens carry at least 128 bits of randomness: length, no repeats, no shared prefix, no sequence, monobit and runs tests over ${TOKEN_SAMPLE} tokens`,
     async () => {

@@ -89,6 +89,7 @@ const errorAnswers = once(async (): Promise<ErrorAnswer[]> => {
 
 describe('profile section 1: the error body of every payee endpoint', () => {
   check(
+    'error-answers-error-code-code-message-text',
     ['PRF-1-ERROR-BODY'],
     'every error answers {"error": {"code": "<CODE>", "message": "<text for a person>"}} with a 4xx status',
     async () => {
@@ -105,6 +106,7 @@ describe('profile section 1: the error body of every payee endpoint', () => {
   );
 
   check(
+    'error-code-comes-http-status-row-profile',
     ['PRF-1-ERROR-STATUS'],
     'each error code comes with the HTTP status of its row in the profile table',
     async () => {
@@ -125,22 +127,32 @@ describe('profile section 1: the error body of every payee endpoint', () => {
     },
   );
 
-  check(['PRF-1-INVALID-REQUEST'], 'a malformed harness body answers 400 INVALID_REQUEST', async () => {
-    const h = harness();
-    const bad = await h.createRequest({ delivery: 'carrier-pigeon' } as unknown as PayeeRequestParams);
-    expectErrorCode(bad, 'INVALID_REQUEST', 'a harness request with delivery "carrier-pigeon"');
-    expectStatus(bad, 400, 'a harness request with delivery "carrier-pigeon"');
-    const badId = await h.fulfill('not-a-uuid');
-    expectErrorCode(badId, 'INVALID_REQUEST', 'a fulfillment whose request_id is "not-a-uuid"');
-    expectStatus(badId, 400, 'a fulfillment whose request_id is "not-a-uuid"');
-  });
+  check(
+    'malformed-harness-body-answers-400-invalid-request',
+    ['PRF-1-INVALID-REQUEST'],
+    'a malformed harness body answers 400 INVALID_REQUEST',
+    async () => {
+      const h = harness();
+      const bad = await h.createRequest({ delivery: 'carrier-pigeon' } as unknown as PayeeRequestParams);
+      expectErrorCode(bad, 'INVALID_REQUEST', 'a harness request with delivery "carrier-pigeon"');
+      expectStatus(bad, 400, 'a harness request with delivery "carrier-pigeon"');
+      const badId = await h.fulfill('not-a-uuid');
+      expectErrorCode(badId, 'INVALID_REQUEST', 'a fulfillment whose request_id is "not-a-uuid"');
+      expectStatus(badId, 400, 'a fulfillment whose request_id is "not-a-uuid"');
+    },
+  );
 
-  check(['PRF-2-NO-CPR-IN-ERROR'], 'no error body of CPR retrieval ever contains CPR fields', async () => {
-    const answers = (await errorAnswers()).filter((a) => a.endpoint === 'retrieval');
-    assertThat(answers.length > 0, 'the payee answered errors to the retrieval error scenarios');
-    for (const a of answers) {
-      const leaks = cprLeaks(a.error.body, a.knownCpr);
-      assertThat(leaks.length === 0, `${a.what}: ${leaks.join('; ')}`);
-    }
-  });
+  check(
+    'error-body-cpr-retrieval-ever-contains-cpr',
+    ['PRF-2-NO-CPR-IN-ERROR'],
+    'no error body of CPR retrieval ever contains CPR fields',
+    async () => {
+      const answers = (await errorAnswers()).filter((a) => a.endpoint === 'retrieval');
+      assertThat(answers.length > 0, 'the payee answered errors to the retrieval error scenarios');
+      for (const a of answers) {
+        const leaks = cprLeaks(a.error.body, a.knownCpr);
+        assertThat(leaks.length === 0, `${a.what}: ${leaks.join('; ')}`);
+      }
+    },
+  );
 });

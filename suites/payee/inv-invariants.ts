@@ -9,6 +9,7 @@ import { corpusDocuments, label } from './_support.js';
 
 describe('CPR-1.0 invariants 1 and 8: no payer data', () => {
   check(
+    'cpr-contains-field-identifies-references-assumes-payer',
     ['CPR-INV-8-NO-PAYER-DATA', 'CPR-INV-1-NO-PAYER-DATA'],
     'a CPR contains no field that identifies, references or assumes a payer, in every rail and delivery form',
     async () => {

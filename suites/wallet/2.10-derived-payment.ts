@@ -72,6 +72,7 @@ async function forEachPayment(
 describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
   forEachWalletChannel((wallet) => {
     check(
+      'value-request-value-mapped-chosen-rail-amount',
       ['CPR-2.10-VALUE', 'CPR-INV-5-VALUE-INTEGRITY', 'CPR-4.4-VALUE-FROM-REQUEST'],
       'value: request.value mapped for the chosen rail, amount and asset preserved unmodified (generated CPRs of every rail, amounts beyond 2^53)',
       async () => {
@@ -112,6 +113,7 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
     );
 
     check(
+      'intent-reference-request-memo-present',
       ['CPR-2.10-INTENT-REFERENCE', 'CPR-4.4-INTENT-FROM-MEMO'],
       'intent.reference: request.memo when present',
       async () => {
@@ -129,6 +131,7 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
     );
 
     check(
+      'intent-reference-otherwise-request-request-id',
       ['CPR-2.10-INTENT-REFERENCE', 'CPR-4.4-INTENT-FROM-MEMO'],
       'intent.reference: otherwise request.request_id',
       async () => {
@@ -146,6 +149,7 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
     );
 
     check(
+      'intent-reference-memo-request-id-generated-cprs',
       ['CPR-2.10-INTENT-REFERENCE', 'CPR-4.4-INTENT-FROM-MEMO'],
       'intent.reference is the memo or the request_id (generated CPRs)',
       async () => {
@@ -158,6 +162,7 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
     );
 
     check(
+      'intent-conditions-derived-sub-interface-fields-member',
       ['CPR-2.10-INTENT-CONDITIONS'],
       'intent.conditions: derived from the sub-interface fields (every member named after a sub-interface field equals the request)',
       async () => {
@@ -181,6 +186,7 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
     );
 
     check(
+      'state-created-payment-created-derivation-starts-state',
       ['CPR-2.10-STATE', 'CPR-3-PAYMENT-CREATED'],
       'state: CREATED (the Payment created by derivation starts in state CREATED)',
       async () => {
@@ -192,6 +198,7 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
     );
 
     check(
+      'derivation-carries-state-cpr-payment-state-like',
       ['CPR-3-NO-STATE-CARRIED'],
       'derivation carries no state from the CPR to the Payment (state-like data planted in extensions)',
       async () => {
@@ -243,6 +250,7 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
     );
 
     check(
+      'id-newly-generated-derivation-also-same-request',
       ['CPR-2.10-ID', 'CPR-4.4-SEVERAL-ATTEMPTS'],
       'id: newly generated for every derivation, also of the same request',
       async () => {
@@ -272,7 +280,7 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
       },
     );
 
-    check(['PRF-3-PAYMENT-ID-UUID'], 'id is a UUID (profile 3)', async () => {
+    check('id-uuid-profile-3', ['PRF-3-PAYMENT-ID-UUID'], 'id is a UUID (profile 3)', async () => {
       const payment = expectPayment(
         await wallet.derive({ cpr: ibanCpr(), context: deriveContext() }),
         'the derivation',
@@ -284,6 +292,7 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
     });
 
     check(
+      'request-id-bound-payment-s-context-traceability',
       ['CPR-2.10-REQUEST-ID-BOUND'],
       "the request_id is bound to the payment's context for traceability",
       async () => {
@@ -297,7 +306,7 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
       },
     );
 
-    check(['CPR-2.10-PAYER'], 'payer: context.payer', async () => {
+    check('payer-context-payer', ['CPR-2.10-PAYER'], 'payer: context.payer', async () => {
       await forEachPayment(wallet, (payment, _cpr, ctx) => {
         if (!jsonEqual(payment.payer, ctx.payer))
           fail(`payment.payer is ${short(payment.payer)}, expected context.payer ${short(ctx.payer)}`);
@@ -305,6 +314,7 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
     });
 
     check(
+      'payer-resolved-application-s-own-user-nothing',
       ['CPR-4.4-PAYER-FROM-APPLICATION', 'CPR-2.9-CONTEXT-FROM-APPLICATION'],
       "the payer is resolved from the application's own user; nothing comes from the CPR (payer-looking data planted in extensions)",
       async () => {
@@ -351,6 +361,7 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
     );
 
     check(
+      'authorization-context-authorization',
       ['CPR-2.10-AUTHORIZATION', 'CPR-4.4-OWN-AUTHORIZATION'],
       'authorization: context.authorization',
       async () => {
@@ -365,6 +376,7 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
     );
 
     check(
+      'context-context-rail-executioncontext-chosen-paying-application',
       ['CPR-2.10-CONTEXT'],
       'context: context.rail (the ExecutionContext chosen by the paying application)',
       async () => {
@@ -380,6 +392,7 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
     );
 
     check(
+      'context-rail-executioncontext-given-profile-3',
       ['PRF-3-PAYMENT-CONTEXT-RAIL'],
       'context.rail is the ExecutionContext given (profile 3)',
       async () => {
@@ -396,24 +409,30 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
       },
     );
 
-    check(['CPR-2.10-PAYEE'], 'payee: resolved from request.payee', async () => {
-      await forEachPayment(wallet, (payment, cpr) => {
-        const want = cpr.payee as JsonObject;
-        const got = member(payment, 'payee');
-        if (!jsonEqual(member(got, 'rail_address'), want.rail_address)) {
-          fail(
-            `payment.payee.rail_address is ${short(member(got, 'rail_address'))}, the request's is ${short(want.rail_address)}`,
-          );
-        }
-        if (want.display_name !== undefined && member(got, 'display_name') !== want.display_name) {
-          fail(
-            `payment.payee.display_name is ${short(member(got, 'display_name'))}, the request's is ${short(want.display_name)}`,
-          );
-        }
-      });
-    });
+    check(
+      'payee-resolved-request-payee',
+      ['CPR-2.10-PAYEE'],
+      'payee: resolved from request.payee',
+      async () => {
+        await forEachPayment(wallet, (payment, cpr) => {
+          const want = cpr.payee as JsonObject;
+          const got = member(payment, 'payee');
+          if (!jsonEqual(member(got, 'rail_address'), want.rail_address)) {
+            fail(
+              `payment.payee.rail_address is ${short(member(got, 'rail_address'))}, the request's is ${short(want.rail_address)}`,
+            );
+          }
+          if (want.display_name !== undefined && member(got, 'display_name') !== want.display_name) {
+            fail(
+              `payment.payee.display_name is ${short(member(got, 'display_name'))}, the request's is ${short(want.display_name)}`,
+            );
+          }
+        });
+      },
+    );
 
     check(
+      'payee-cpr-s-payee-descriptor-sub-interface',
       ['PRF-3-PAYMENT-PAYEE'],
       "payee is the CPR's payee descriptor with every sub-interface field of the CPR beside display_name and rail_address (profile 3)",
       async () => {
@@ -432,6 +451,7 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
     );
 
     check(
+      'payment-has-members-profile-3-id-payer',
       ['PRF-3-PAYMENT-SHAPE', 'PRF-3-HARNESS-MESSAGE-SCHEMA'],
       'the Payment has the members of profile 3: {id, payer, payee, value, intent, authorization, state, context: {rail, request_id}}',
       async () => {

@@ -30,6 +30,7 @@ function withDisplayName(name: string) {
 describe('CPR-1.0 section 4.3: delivery rules (paying application)', () => {
   forEachWalletChannel((wallet) => {
     check(
+      'paying-application-resolves-reference-uri-retrieves-payload',
       RESOLVES,
       'the paying application resolves a reference URI and retrieves the payload (once)',
       async () => {
@@ -52,6 +53,7 @@ describe('CPR-1.0 section 4.3: delivery rules (paying application)', () => {
     );
 
     check(
+      'reader-also-accepts-endpoint-already-ends-cpr',
       ['PRF-2-REFERENCE-FULL-ENDPOINT'],
       'a reader also accepts an endpoint that already ends in /cpr/{token}',
       async () => {
@@ -67,6 +69,7 @@ describe('CPR-1.0 section 4.3: delivery rules (paying application)', () => {
     );
 
     check(
+      'paying-application-resolves-inline-uri-payee-involved',
       [...RESOLVES, 'CPR-4.4-NO-PAYEE-AT-AUTHORIZATION'],
       'the paying application resolves an inline URI (no payee involved)',
       async () => {
@@ -83,6 +86,7 @@ describe('CPR-1.0 section 4.3: delivery rules (paying application)', () => {
     );
 
     check(
+      'token-already-consumed-yields-payment-payee-refuses',
       RESOLVES,
       'a token already consumed yields no payment (the payee refuses it) and is not retried',
       async () => {
@@ -103,41 +107,57 @@ describe('CPR-1.0 section 4.3: delivery rules (paying application)', () => {
       },
     );
 
-    check(RESOLVES, 'a token the payee never issued yields no payment', async () => {
-      const mock = await mockPayee();
-      const uri = `cpr://${'0'.repeat(32)}?endpoint=${encodeURIComponent(mock.baseUrl)}`;
-      expectRejection(
-        await wallet.derive({ uri, context: deriveContext() }),
-        'the derivation from an unknown token',
-      );
-    });
-
-    check(['PRF-3-DERIVE-ERROR-CODES'], 'a consumed token is refused with 422 TOKEN_REJECTED', async () => {
-      const mock = await mockPayee();
-      const offer = mock.offer(ibanCpr(), {
-        answer: {
-          status: 410,
-          body: { error: { code: 'TOKEN_CONSUMED', message: 'the token was already used' } },
-        },
-      });
-      expectRejectionCode(
-        await wallet.derive({ uri: offer.uri, context: deriveContext() }),
-        ['TOKEN_REJECTED'],
-        'the derivation from a consumed token',
-      );
-    });
-
-    check(['PRF-3-DERIVE-ERROR-CODES'], 'an unknown token is refused with 422 TOKEN_REJECTED', async () => {
-      const mock = await mockPayee();
-      const uri = `cpr://${'0'.repeat(32)}?endpoint=${encodeURIComponent(mock.baseUrl)}`;
-      expectRejectionCode(
-        await wallet.derive({ uri, context: deriveContext() }),
-        ['TOKEN_REJECTED'],
-        'the derivation from an unknown token',
-      );
-    });
+    check(
+      'token-payee-issued-yields-payment',
+      RESOLVES,
+      'a token the payee never issued yields no payment',
+      async () => {
+        const mock = await mockPayee();
+        const uri = `cpr://${'0'.repeat(32)}?endpoint=${encodeURIComponent(mock.baseUrl)}`;
+        expectRejection(
+          await wallet.derive({ uri, context: deriveContext() }),
+          'the derivation from an unknown token',
+        );
+      },
+    );
 
     check(
+      'consumed-token-refused-422-token-rejected',
+      ['PRF-3-DERIVE-ERROR-CODES'],
+      'a consumed token is refused with 422 TOKEN_REJECTED',
+      async () => {
+        const mock = await mockPayee();
+        const offer = mock.offer(ibanCpr(), {
+          answer: {
+            status: 410,
+            body: { error: { code: 'TOKEN_CONSUMED', message: 'the token was already used' } },
+          },
+        });
+        expectRejectionCode(
+          await wallet.derive({ uri: offer.uri, context: deriveContext() }),
+          ['TOKEN_REJECTED'],
+          'the derivation from a consumed token',
+        );
+      },
+    );
+
+    check(
+      'unknown-token-refused-422-token-rejected',
+      ['PRF-3-DERIVE-ERROR-CODES'],
+      'an unknown token is refused with 422 TOKEN_REJECTED',
+      async () => {
+        const mock = await mockPayee();
+        const uri = `cpr://${'0'.repeat(32)}?endpoint=${encodeURIComponent(mock.baseUrl)}`;
+        expectRejectionCode(
+          await wallet.derive({ uri, context: deriveContext() }),
+          ['TOKEN_REJECTED'],
+          'the derivation from an unknown token',
+        );
+      },
+    );
+
+    check(
+      'cpr-retrieved-through-reference-uri-validated-like',
       ['CPR-7-EXPIRED-REJECTED', 'CPR-INV-2-EXPIRY-ENFORCEMENT'],
       'a CPR retrieved through a reference URI is validated like a direct one: an expired one is rejected',
       async () => {
@@ -153,6 +173,7 @@ describe('CPR-1.0 section 4.3: delivery rules (paying application)', () => {
     );
 
     check(
+      'cpr-retrieved-through-reference-uri-validated-like-2',
       ['CPR-9-VERSION-VALIDATED', 'CPR-4.3-VALIDATE-BEFORE-PROCESSING'],
       'a CPR retrieved through a reference URI is validated like a direct one: a wrong cpr_version is rejected',
       async () => {

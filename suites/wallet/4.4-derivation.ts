@@ -135,6 +135,7 @@ function requestsBreaking(requirement: string): MutatedRequest[] {
 describe('CPR-1.0 section 4.4: derivation operation', () => {
   forEachWalletChannel((wallet) => {
     check(
+      'conformant-paying-application-performs-derivation-4-4',
       ['CPR-INV-7-DERIVATION', 'CPR-4.4-ASSEMBLE-PAYMENT', 'CPR-4.3-DIRECT-JSON'],
       'a conformant paying application performs derivation as in 4.4: every valid request it can pay yields a Payment',
       async () => {
@@ -154,6 +155,7 @@ describe('CPR-1.0 section 4.4: derivation operation', () => {
 
     for (const requirement of MUTATIONS_BY_REQUIREMENT.keys()) {
       check(
+        `wallet-rejects-cpr-breaks-single-${requirement}`,
         [requirement, 'CPR-4.4-PARSE-VALIDATE', 'CPR-INV-7-VALIDATES-BASE'],
         `the wallet rejects a CPR that breaks ${requirement} (single-defect mutations)`,
         async () => {
@@ -170,6 +172,7 @@ describe('CPR-1.0 section 4.4: derivation operation', () => {
     }
 
     check(
+      'defective-request-refused-422-profile-code-invalid',
       ['PRF-3-DERIVE-ERROR-CODES'],
       'a defective request is refused with 422 and its profile code (INVALID_VERSION, EXPIRED, INVALID_STRUCTURE) and a message',
       async () => {
@@ -188,6 +191,7 @@ describe('CPR-1.0 section 4.4: derivation operation', () => {
       ['whose request_id is not a string', { request_id: 42 }],
     ] as const) {
       check(
+        `paying-application-validates-request-id-${what}`,
         ['CPR-4.3-VALIDATE-BEFORE-PROCESSING', 'CPR-4.4-PARSE-VALIDATE'],
         `the paying application validates request_id before processing: a request ${what} is refused`,
         async () => {
@@ -198,6 +202,7 @@ describe('CPR-1.0 section 4.4: derivation operation', () => {
         },
       );
       check(
+        `request-refused-422-invalid-structure-${what}`,
         ['PRF-3-DERIVE-ERROR-CODES'],
         `a request ${what} is refused with 422 INVALID_STRUCTURE`,
         async () => {
@@ -216,6 +221,7 @@ describe('CPR-1.0 section 4.4: derivation operation', () => {
     ];
     for (const [what, overrides] of malformed) {
       check(
+        `parse-validate-structure-request-refused-${what}`,
         ['CPR-4.4-PARSE-VALIDATE', 'CPR-INV-7-VALIDATES-BASE'],
         `parse and validate the structure: a request ${what} is refused`,
         async () => {
@@ -227,6 +233,7 @@ describe('CPR-1.0 section 4.4: derivation operation', () => {
       );
     }
     check(
+      'malformed-request-refused-422-invalid-structure',
       ['PRF-3-DERIVE-ERROR-CODES'],
       'a malformed request is refused with 422 INVALID_STRUCTURE',
       async () => {
@@ -238,6 +245,7 @@ describe('CPR-1.0 section 4.4: derivation operation', () => {
     );
 
     check(
+      'refusal-answer-has-profile-shape-error-code',
       ['PRF-3-HARNESS-MESSAGE-SCHEMA'],
       'a refusal answer has the profile shape {error: {code, message}} on the wire',
       async () => {

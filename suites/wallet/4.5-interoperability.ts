@@ -100,6 +100,7 @@ function answered(r: DeriveResult): boolean {
 describe('CPR-1.0 section 4.5: interoperability behaviors', () => {
   forEachWalletChannel((wallet) => {
     check(
+      'request-wallet-cannot-pay-rail-supports-silently',
       ['CPR-4.5-UNSUPPORTED-RAIL-NOT-IGNORED', 'CPR-4.4-REJECT-UNSERVABLE-RAIL'],
       'a request the wallet cannot pay on any rail it supports is not silently turned into a Payment: it is refused',
       async () => {
@@ -114,6 +115,7 @@ describe('CPR-1.0 section 4.5: interoperability behaviors', () => {
     );
 
     check(
+      'request-supported-rail-refused-422-unsupported-rail',
       ['PRF-3-DERIVE-ERROR-CODES'],
       'a request on no supported rail is refused with 422 UNSUPPORTED_RAIL and a message',
       async () => {
@@ -127,6 +129,7 @@ describe('CPR-1.0 section 4.5: interoperability behaviors', () => {
     );
 
     check(
+      'rail-hint-wallet-does-support-silently-ignored',
       ['CPR-4.5-UNSUPPORTED-RAIL-NOT-IGNORED', 'CPR-4.4-REJECT-UNSERVABLE-RAIL'],
       'a rail_hint the wallet does not support is not silently ignored: the wallet answers with a Payment or a refusal',
       async () => {
@@ -140,6 +143,7 @@ describe('CPR-1.0 section 4.5: interoperability behaviors', () => {
     );
 
     check(
+      'unsupported-rail-hint-yields-human-readable-message',
       ['CPR-4.5-UNSUPPORTED-RAIL-MESSAGE', 'CPR-7-UNSUPPORTED-RAIL'],
       'an unsupported rail_hint yields a human-readable message that the method is unsupported',
       async () => {
@@ -157,6 +161,7 @@ describe('CPR-1.0 section 4.5: interoperability behaviors', () => {
     );
 
     check(
+      'refused-unsupported-rail-hint-422-unsupported-rail',
       ['PRF-3-DERIVE-ERROR-CODES'],
       'a refused unsupported rail_hint is 422 UNSUPPORTED_RAIL with a message',
       async () => {
@@ -171,6 +176,7 @@ describe('CPR-1.0 section 4.5: interoperability behaviors', () => {
     );
 
     check(
+      'amount-omitted-amount-payer-gives-becomes-payment',
       ['CPR-4.5-OPEN-AMOUNT', 'CPR-2.3-AMOUNT-OMITTED-OPEN'],
       'amount omitted: the amount the payer gives becomes the payment amount',
       async () => {
@@ -188,6 +194,7 @@ describe('CPR-1.0 section 4.5: interoperability behaviors', () => {
     );
 
     check(
+      'amount-omitted-payer-s-amount-becomes-payment',
       ['CPR-4.5-OPEN-AMOUNT', 'CPR-2.3-AMOUNT-OMITTED-OPEN'],
       "amount omitted: the payer's amount becomes the payment amount (generated open-amount CPRs of every rail)",
       async () => {
@@ -209,6 +216,7 @@ describe('CPR-1.0 section 4.5: interoperability behaviors', () => {
     );
 
     check(
+      'amount-omitted-amount-payer-payment-derived-payer',
       ['CPR-4.5-OPEN-AMOUNT'],
       'amount omitted and no amount from the payer: no payment is derived (the payer must be prompted)',
       async () => {
@@ -221,6 +229,7 @@ describe('CPR-1.0 section 4.5: interoperability behaviors', () => {
     );
 
     check(
+      'open-amount-without-payer-s-amount-refused',
       ['PRF-3-DERIVE-ERROR-CODES'],
       "an open amount without the payer's amount is refused with 422 AMOUNT_REQUIRED",
       async () => {
@@ -234,6 +243,7 @@ describe('CPR-1.0 section 4.5: interoperability behaviors', () => {
     );
 
     check(
+      'amount-present-full-amount-paid-request-rejected',
       ['CPR-4.5-FULL-AMOUNT', 'CPR-4.5-NO-PARTIAL', 'CPR-7-AMOUNT-NOT-PAYABLE'],
       'amount present: the full amount is paid or the request rejected, whatever amount the payer offers',
       async () => {

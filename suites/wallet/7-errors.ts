@@ -23,21 +23,32 @@ function expired(agoMs: number) {
 
 describe('CPR-1.0 section 7: errors (expired requests)', () => {
   forEachWalletChannel((wallet) => {
-    check(EXPIRED_IDS, 'a request whose expires_at is in the past (an hour ago) is rejected', async () => {
-      expectRejection(
-        await wallet.derive({ cpr: expired(HOUR), context: deriveContext() }),
-        'a request expired an hour ago',
-      );
-    });
-
-    check(EXPIRED_IDS, 'a request that expired a minute ago is rejected', async () => {
-      expectRejection(
-        await wallet.derive({ cpr: expired(60_000), context: deriveContext() }),
-        'a request expired a minute ago',
-      );
-    });
+    check(
+      'request-whose-expires-past-hour-ago-rejected',
+      EXPIRED_IDS,
+      'a request whose expires_at is in the past (an hour ago) is rejected',
+      async () => {
+        expectRejection(
+          await wallet.derive({ cpr: expired(HOUR), context: deriveContext() }),
+          'a request expired an hour ago',
+        );
+      },
+    );
 
     check(
+      'request-expired-minute-ago-rejected',
+      EXPIRED_IDS,
+      'a request that expired a minute ago is rejected',
+      async () => {
+        expectRejection(
+          await wallet.derive({ cpr: expired(60_000), context: deriveContext() }),
+          'a request expired a minute ago',
+        );
+      },
+    );
+
+    check(
+      'request-whose-expires-instant-past-rejected-generated',
       EXPIRED_IDS,
       'a request whose expires_at is any instant in the past is rejected (generated)',
       async () => {
@@ -54,6 +65,7 @@ describe('CPR-1.0 section 7: errors (expired requests)', () => {
     );
 
     check(
+      'expired-request-refused-422-expired-message',
       ['PRF-3-DERIVE-ERROR-CODES'],
       'an expired request is refused with 422 EXPIRED and a message',
       async () => {

@@ -56,6 +56,7 @@ describe('CPR-1.0 section 9: versioning', () => {
   forEachWalletChannel((wallet) => {
     for (const version of WRONG_VERSIONS) {
       check(
+        `refuses-cpr-version-${Buffer.from(JSON.stringify(version)).toString('hex')}`,
         VERSION_IDS,
         `paying applications validate cpr_version before processing: ${JSON.stringify(version)} is refused`,
         async () => {
@@ -67,14 +68,20 @@ describe('CPR-1.0 section 9: versioning', () => {
       );
     }
 
-    check(VERSION_IDS, 'a request without cpr_version is refused', async () => {
-      expectRejection(
-        await wallet.derive({ cpr: ibanCpr({ cpr_version: undefined }), context: deriveContext() }),
-        'a request without cpr_version',
-      );
-    });
+    check(
+      'request-without-cpr-version-refused',
+      VERSION_IDS,
+      'a request without cpr_version is refused',
+      async () => {
+        expectRejection(
+          await wallet.derive({ cpr: ibanCpr({ cpr_version: undefined }), context: deriveContext() }),
+          'a request without cpr_version',
+        );
+      },
+    );
 
     check(
+      'cpr-version-other-cpr-1-0-refused',
       ['CPR-9-VERSION-VALIDATED'],
       'any cpr_version other than "CPR-1.0" is refused (generated strings)',
       async () => {
@@ -99,6 +106,7 @@ describe('CPR-1.0 section 9: versioning', () => {
     );
 
     check(
+      'wrong-cpr-version-refused-422-invalid-version',
       ['PRF-3-DERIVE-ERROR-CODES'],
       'a wrong cpr_version is refused with 422 INVALID_VERSION',
       async () => {
@@ -111,6 +119,7 @@ describe('CPR-1.0 section 9: versioning', () => {
     );
 
     check(
+      'missing-cpr-version-refused-422-invalid-version',
       ['PRF-3-DERIVE-ERROR-CODES'],
       'a missing cpr_version is refused with 422 INVALID_VERSION or INVALID_STRUCTURE',
       async () => {
@@ -123,6 +132,7 @@ describe('CPR-1.0 section 9: versioning', () => {
     );
 
     check(
+      'implementations-must-ignore-unrecognized-extension-fields',
       ['CPR-9-IGNORE-UNKNOWN-EXTENSIONS', 'CPR-9-EXTENSIONS-NO-BREAK'],
       'implementations must ignore unrecognized extension fields',
       async () => {
@@ -139,6 +149,7 @@ describe('CPR-1.0 section 9: versioning', () => {
     );
 
     check(
+      'unrecognized-extension-fields-change-nothing-derivation-generated',
       ['CPR-9-IGNORE-UNKNOWN-EXTENSIONS', 'CPR-9-EXTENSIONS-NO-BREAK'],
       'unrecognized extension fields change nothing in the derivation (generated extensions)',
       async () => {

@@ -26,6 +26,7 @@ describe('CPR-1.0 invariants: rail_hint is advisory', () => {
   forEachWalletChannel((wallet) => {
     for (const hint of ['FEDNOW', 'INSTANT_PAYMENT', 'sepa_ct', 'com.example:RTP']) {
       check(
+        `conformant-paying-application-ignores-unrecognized-${hint}`,
         ['CPR-INV-7-UNKNOWN-RAIL-HINT-TOLERATED'],
         `a conformant paying application ignores an unrecognized rail_hint (${hint}) gracefully rather than erroring`,
         async () => {
@@ -37,6 +38,7 @@ describe('CPR-1.0 invariants: rail_hint is advisory', () => {
     }
 
     check(
+      'unrecognized-rail-hint-ignored-gracefully-generated-requests',
       ['CPR-INV-7-UNKNOWN-RAIL-HINT-TOLERATED'],
       'an unrecognized rail_hint is ignored gracefully (generated requests and hints)',
       async () => {
@@ -60,6 +62,7 @@ describe('CPR-1.0 invariants: rail_hint is advisory', () => {
       ['with rail_hint OPEN', { rail_hint: 'OPEN' }],
     ] as const) {
       check(
+        `rail-hint-advisory-mandatory-constraint-${what}`,
         [
           'CPR-INV-4-RAIL-HINT-ADVISORY',
           'CPR-4.4-RAIL-HINT-SIGNAL',

@@ -33,6 +33,7 @@ function withAmount(amount: unknown): JsonObject {
 describe('Profile section 1: common conventions (wallet reading)', () => {
   forEachWalletChannel((wallet) => {
     check(
+      'reader-accepts-rfc-3339-offset-expires-hour',
       ['PRF-1-TIMESTAMP-ANY-OFFSET'],
       'a reader accepts any RFC 3339 offset: expires_at one hour ahead written at -05:00 (its local time looks past) is accepted',
       async () => {
@@ -49,6 +50,7 @@ describe('Profile section 1: common conventions (wallet reading)', () => {
     );
 
     check(
+      'reader-compares-instants-expires-hour-ago-written',
       ['PRF-1-TIMESTAMP-ANY-OFFSET'],
       'a reader compares instants: expires_at one hour ago written at +05:00 (its local time looks future) is refused',
       async () => {
@@ -65,6 +67,7 @@ describe('Profile section 1: common conventions (wallet reading)', () => {
     );
 
     check(
+      'amounts-parsed-into-js-number-2-53',
       ['PRF-1-AMOUNT-PRECISION'],
       'amounts are never parsed into a JS number: 2^53 + 1, 2^64 + 3 and 2^256 - 1 are preserved digit for digit',
       async () => {
@@ -83,6 +86,7 @@ describe('Profile section 1: common conventions (wallet reading)', () => {
     );
 
     check(
+      'wallet-given-json-number-amount-accepts-safe',
       ['PRF-1-AMOUNT-NUMBER-SAFE'],
       'a wallet given a JSON-number amount accepts a safe integer',
       async () => {
@@ -101,6 +105,7 @@ describe('Profile section 1: common conventions (wallet reading)', () => {
       ['12.5', 12.5],
     ] as const) {
       check(
+        `wallet-given-json-number-amount-${what}`,
         ['PRF-1-AMOUNT-NUMBER-UNSAFE'],
         `a wallet given a JSON-number amount rejects any other number (${what})`,
         async () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../../src/paths.js';
 import { failureState } from '../../src/runner/classify.js';
-import type { BrokenImplementation, BrokenTarget } from './types.js';
+import type { BrokenImplementation, BrokenTarget, PermittedVariant } from './types.js';
 
 /** What one run of a target suite produced, reduced to what the self-test compares. */
 export interface FaultRun {
@@ -107,6 +107,31 @@ export async function runFault(fault: BrokenImplementation): Promise<FaultRun> {
       expectedExitCode: fault.exitCode ?? expectedExitCode(fault.expected),
       ...run,
     };
+  } finally {
+    await started.close();
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+/** What one run of a target suite against a permitted variant produced. */
+export interface VariantRun {
+  id: string;
+  target: BrokenTarget;
+  exitCode: number | null;
+  /** Requirement IDs whose verdict is failed, warning or error (must be empty), sorted. */
+  tripped: string[];
+  /** Tests that did not pass or skip (must be empty). */
+  problems: string[];
+  stderr: string;
+}
+
+/** Starts one permitted variant, runs its target's suite against it and stops it. */
+export async function runVariant(variant: PermittedVariant): Promise<VariantRun> {
+  const workDir = await mkdtemp(join(tmpdir(), `cprc-variant-${variant.id}-`));
+  const started = await variant.start({ workDir });
+  try {
+    const run = await runSuiteAgainst(variant.target, started.config, workDir);
+    return { id: variant.id, ...run };
   } finally {
     await started.close();
     await rm(workDir, { recursive: true, force: true });

@@ -11,6 +11,39 @@ export interface StartedBroken {
   close(): Promise<void>;
 }
 
+/** What every self-test subject has: a broken implementation or a permitted variant. */
+export interface SelfTestSubject {
+  /** kebab-case, prefixed with the target, e.g. `payee-token-reuse` or `payee-variant-hex-tokens`. */
+  id: string;
+  target: BrokenTarget;
+  /** Starts the system on 127.0.0.1 and returns a run config for it. */
+  start(ctx: { workDir: string }): Promise<StartedBroken>;
+}
+
+/**
+ * A permitted variant: the reference implementation with one choice flipped that the
+ * specification or the profile allows (a "may", or one of two readings the profile allows). The
+ * self-test runs the target's whole suite against it and requires zero failed, warning and error
+ * checks, and exit 0: a check that fails a permitted variant would fail a conformant implementation.
+ *
+ * @example
+ * ```ts
+ * export const hexTokens: PermittedVariant = {
+ *   id: 'payee-variant-hex-tokens',
+ *   target: 'payee',
+ *   choice: 'tokens are written in lowercase hex instead of base32',
+ *   clause: 'profile 2: "written in lowercase base32 ... or lowercase hex"',
+ *   start: ({ workDir }) => startBrokenPayee(workDir, { tokenStore: new HexTokenStore() }),
+ * };
+ * ```
+ */
+export interface PermittedVariant extends SelfTestSubject {
+  /** One sentence: the allowed behaviour this variant shows. */
+  choice: string;
+  /** The clause of the spec or profile that allows it, quoted briefly. */
+  clause: string;
+}
+
 /**
  * A deliberately broken implementation: the reference implementation with exactly one fault,
  * made by subclassing or injecting one component. The self-test runs the target's suite
@@ -28,10 +61,7 @@ export interface StartedBroken {
  * };
  * ```
  */
-export interface BrokenImplementation {
-  /** kebab-case, prefixed with the target, e.g. `payee-token-reuse`. */
-  id: string;
-  target: BrokenTarget;
+export interface BrokenImplementation extends SelfTestSubject {
   /** One sentence: what is broken. */
   fault: string;
   /** Requirement IDs that must come out failed, warning or error, and no others. */
@@ -41,6 +71,4 @@ export interface BrokenImplementation {
    * expected ID is a SPEC MUST): a check that grades an ambiguous MUST as a warning (`warn()`).
    */
   exitCode?: 0 | 1;
-  /** Starts the broken system on 127.0.0.1 and returns a run config for it. */
-  start(ctx: { workDir: string }): Promise<StartedBroken>;
 }

@@ -70,7 +70,7 @@ describe('runSuites over the smoke suites', () => {
     const reuse = byId(r.events, 'CPR-5-TOKEN-REUSE-ERROR');
     expect(reuse.exchanges.map((e) => e.method)).toEqual(['POST', 'GET', 'GET']);
     expect(reuse.exchanges[2]?.status).toBe(410);
-    expect(reuse.id).toMatch(/^[0-9a-f]{16}$/);
+    expect(reuse.id).toMatch(/^payee\/[a-z0-9/-]+$/);
     expect(reuse.file).toBe('payee/authentication.js');
   });
 });

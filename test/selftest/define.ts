@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { faultsByTarget } from '../broken/all.js';
-import { runFault } from '../broken/run-fault.js';
+import { runFault, runVariant } from '../broken/run-fault.js';
 import type { BrokenTarget } from '../broken/types.js';
+import { variantsByTarget } from '../variants/all.js';
 
 /**
  * Declares the self-test of one target's suite: every deliberately broken implementation of the
  * target makes the run fail on exactly the requirement IDs named for its fault, and on no others,
- * and the run exits 1 when one of them is a MUST (0 when all are warnings). Runs the built CLI
- * (`npm test` builds first).
+ * and the run exits 1 when one of them is a MUST (0 when all are warnings); and every permitted
+ * variant (a choice the contract allows) passes the whole suite: no failure, warning or error, exit
+ * 0. Runs the built CLI (`npm test` builds first).
  */
 export function defineSelfTest(target: BrokenTarget): void {
   describe(`self-test: ${target} suite against deliberately broken implementations`, () => {
@@ -23,6 +25,18 @@ export function defineSelfTest(target: BrokenTarget): void {
           .join('\n');
         expect(run.tripped, detail).toEqual(run.expected);
         expect(run.exitCode, detail).toBe(run.expectedExitCode);
+      }, 180_000);
+    }
+
+    for (const variant of variantsByTarget[target]) {
+      it(`${variant.id} (permitted): ${variant.choice}`, async () => {
+        const run = await runVariant(variant);
+        const detail = [`exit ${run.exitCode}`, ...run.problems, run.stderr.trim()]
+          .filter(Boolean)
+          .join('\n');
+        expect(run.problems, detail).toEqual([]);
+        expect(run.tripped, detail).toEqual([]);
+        expect(run.exitCode, detail).toBe(0);
       }, 180_000);
     }
   });

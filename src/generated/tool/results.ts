@@ -13,7 +13,7 @@ export type Target = 'payee' | 'wallet' | 'operator';
  */
 export type TestResult = {
   /**
-   * Stable test ID: the first 16 hex digits of SHA-256 over the target and full title.
+   * Stable check ID: `<target>/<slug>` (wallet checks `<target>/<channel>/<slug>`), the slug declared by the check and kept when its title is reworded; `<target>/t-<16 hex digits>` for a mocha test that is not a check (a hook failure).
    */
   id: string;
   /**

@@ -35,11 +35,17 @@ const context = {
 
 describe('smoke: CPR-1.0 section 7, errors', () => {
   forEachWalletChannel((wallet) => {
-    check(['CPR-7-EXPIRED-REJECTED'], 'a request whose expires_at is in the past is rejected', async () => {
-      expectDeriveError(await wallet.derive({ cpr: cpr(-HOUR), context }), 'EXPIRED');
-    });
+    check(
+      'request-whose-expires-past-rejected',
+      ['CPR-7-EXPIRED-REJECTED'],
+      'a request whose expires_at is in the past is rejected',
+      async () => {
+        expectDeriveError(await wallet.derive({ cpr: cpr(-HOUR), context }), 'EXPIRED');
+      },
+    );
 
     check(
+      'wallet-resolves-reference-uri-retrieves-cpr',
       ['CPR-4.3-WALLET-RESOLVES-URI'],
       'the wallet resolves a reference URI and retrieves the CPR',
       async () => {

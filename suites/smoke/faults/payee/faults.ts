@@ -6,22 +6,33 @@ import { strict as assert } from 'node:assert';
 import { check, skip } from '../../../_lib/index.js';
 
 describe('faults: classification', () => {
-  check(['CPR-5-TOKEN-WINDOW-15-MIN'], 'a node:assert failure on a SHOULD is a warning', () => {
-    assert.equal(1, 2, 'one is not two');
-  });
-
-  check(['CPR-5-TOKEN-REUSE-ERROR'], 'a bug in the suite is an error, not a failure', () => {
-    const missing = undefined as unknown as { field: string };
-    void missing.field.length;
-  });
+  check(
+    'node-assert-failure-should-warning',
+    ['CPR-5-TOKEN-WINDOW-15-MIN'],
+    'a node:assert failure on a SHOULD is a warning',
+    () => {
+      assert.equal(1, 2, 'one is not two');
+    },
+  );
 
   check(
+    'bug-suite-error-failure',
+    ['CPR-5-TOKEN-REUSE-ERROR'],
+    'a bug in the suite is an error, not a failure',
+    () => {
+      const missing = undefined as unknown as { field: string };
+      void missing.field.length;
+    },
+  );
+
+  check(
+    'check-ends-error-after-timeout',
     ['CPR-5-TLS-ONLY'],
     'a check that never ends is an error after --timeout',
     () => new Promise<void>(() => {}),
   );
 
-  check(['CPR-5-TOKEN-EXPIRY'], 'a skip is skipped with its reason', () => {
+  check('skip-skipped-reason', ['CPR-5-TOKEN-EXPIRY'], 'a skip is skipped with its reason', () => {
     skip('not applicable to this payee');
   });
 
@@ -38,5 +49,5 @@ describe('faults: a failing before hook', () => {
   before(() => {
     throw new Error('the before hook broke');
   });
-  check(['CPR-5-PAYLOAD-TLS-ONLY'], 'never runs', () => undefined);
+  check('runs', ['CPR-5-PAYLOAD-TLS-ONLY'], 'never runs', () => undefined);
 });
