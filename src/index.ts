@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * Public barrel of cpr-conformance. Every export is documented where it is defined.
  * @packageDocumentation
@@ -102,9 +103,12 @@ export { loadRunConfig, type RunSuitesOptions, type RunSuitesResult, runSuites }
 export { getSchemaValidator, schemaIds } from './schemas/registry.js';
 export {
   type Finding,
+  isValidUnderEveryRule,
   type ValidateCprOptions,
   type ValidationMode,
   type ValidationResult,
   validateCpr,
+  validateCprBytes,
+  validateCprText,
   validateMessage,
 } from './validator/index.js';

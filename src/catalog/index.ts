@@ -19,6 +19,8 @@ import type {
   SpecDocument as GeneratedSpecDocument,
   RequirementCatalog,
 } from '../generated/tool/requirement-catalog.js';
+import type { FailureLevel } from '../model/results.js';
+import { isObject } from '../model/util.js';
 import { packageRoot } from '../paths.js';
 
 /** One normative statement of the catalog (`requirement` of the catalog schema). */
@@ -113,10 +115,6 @@ function readJson(path: string): unknown {
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function bad(path: string, where: string, what: string): CprcError {
   return new CprcError(
     'CPRC_INTERNAL',
@@ -133,7 +131,7 @@ function checkCatalog(doc: unknown, path: string): Catalog {
   doc.requirements.forEach((entry: unknown, i: number) => {
     const where = `requirements[${i}]`;
     if (!isObject(entry)) throw bad(path, where, 'must be an object');
-    const { id, level, kind, source, actor, checks } = entry;
+    const { id, level, kind, source, actor } = entry;
     if (typeof id !== 'string' || !REQUIREMENT_ID_PATTERN.test(id)) {
       throw bad(path, `${where}.id`, `${JSON.stringify(id)} is not a well-formed requirement ID`);
     }
@@ -151,7 +149,6 @@ function checkCatalog(doc: unknown, path: string): Catalog {
     if (!ACTORS.includes(actor as RequirementActor)) {
       throw bad(path, `${where}.actor (${id})`, `must be one of ${ACTORS.join(', ')}`);
     }
-    if (!Array.isArray(checks)) throw bad(path, `${where}.checks (${id})`, 'must be an array');
   });
   return doc as unknown as Catalog;
 }
@@ -183,8 +180,8 @@ let registerCache: { register: AmbiguityRegister; byRequirement: Map<string, Amb
  * reader of the package's own catalog).
  *
  * @throws CprcError `CPRC_IO` when the file cannot be read; `CPRC_INTERNAL` naming the file and
- * entry when it is not valid JSON, an ID is malformed or repeated, or a level, kind, source,
- * actor or checks member is missing or wrong.
+ * entry when it is not valid JSON, an ID is malformed or repeated, or a level, kind, source or
+ * actor member is missing or wrong.
  * @example
  * ```ts
  * const catalog = readCatalogFile(catalogPath());
@@ -221,7 +218,7 @@ function catalogState(): { catalog: Catalog; byId: Map<string, Requirement> } {
  * The requirement catalog, read from `suites/catalog/requirements.json` on first call and cached.
  *
  * @throws CprcError `CPRC_IO` when the file cannot be read; `CPRC_INTERNAL` naming the entry when
- * it is not valid JSON or an entry lacks a well-formed id, level, kind, source, actor or checks.
+ * it is not valid JSON or an entry lacks a well-formed id, level, kind, source or actor.
  * @example
  * ```ts
  * const musts = loadCatalog().requirements.filter((r) => r.level === 'MUST');
@@ -285,12 +282,38 @@ export interface Classification {
   /** Kind of the governing requirement. */
   kind: RequirementKind;
   /**
-   * What a failed check becomes: `failed` when a SPEC MUST is among the IDs, otherwise
-   * `warning` (every ID is a SHOULD/MAY or a PROFILE choice).
+   * The level of what a failed check failed (profile introduction, conformance levels): `spec`
+   * when a SPEC MUST is among the IDs, `profile` when a PROFILE MUST is (and no SPEC MUST),
+   * `advisory` when every ID is a SHOULD or MAY.
+   */
+  failure: FailureLevel;
+  /**
+   * What a failed check becomes at level spec: `failed` when a SPEC MUST is among the IDs,
+   * otherwise `warning`. (At level profile a PROFILE MUST fails too: `stateAtLevel` of src/model.)
    */
   state: 'failed' | 'warning';
   /** ID of the governing requirement. */
   governing: string;
+}
+
+/**
+ * The level of what a failed check naming `ids` failed: `spec`, `profile` or `advisory` (see
+ * {@link Classification.failure}). A check naming no ID, or an ID the catalog does not know,
+ * counts as `spec` (the catalog test reports the unknown ID).
+ *
+ * @example
+ * ```ts
+ * failureLevelOf(['CPR-5-TOKEN-REUSE-ERROR']); // 'spec'
+ * failureLevelOf(['PRF-2-TOKEN-CONSUMED-410']); // 'profile'
+ * failureLevelOf(['CPR-5-TOKEN-WINDOW-15-MIN']); // 'advisory' (a SHOULD)
+ * ```
+ */
+export function failureLevelOf(ids: readonly string[]): FailureLevel {
+  try {
+    return classify(ids).failure;
+  } catch {
+    return 'spec';
+  }
 }
 
 /** Rank of a (level, kind) pair: lower binds more. A SPEC MUST (0) is the only rank that fails. */
@@ -311,7 +334,7 @@ function rank(r: Requirement): number {
  * @example
  * ```ts
  * classify(['CPR-5-TOKEN-REUSE-ERROR', 'PRF-2-TOKEN-CONSUMED-410']).state; // 'failed'
- * classify(['PRF-2-TOKEN-CONSUMED-410']); // { level: 'MUST', kind: 'PROFILE', state: 'warning', governing: 'PRF-2-TOKEN-CONSUMED-410' }
+ * classify(['PRF-2-TOKEN-CONSUMED-410']); // { level: 'MUST', kind: 'PROFILE', failure: 'profile', state: 'warning', governing: 'PRF-2-TOKEN-CONSUMED-410' }
  * ```
  */
 export function classify(ids: readonly string[]): Classification {
@@ -334,6 +357,7 @@ export function classify(ids: readonly string[]): Classification {
   return {
     level: g.level,
     kind: g.kind,
+    failure: g.level !== 'MUST' ? 'advisory' : g.kind === 'SPEC' ? 'spec' : 'profile',
     state: g.level === 'MUST' && g.kind === 'SPEC' ? 'failed' : 'warning',
     governing: g.id,
   };

@@ -1,8 +1,13 @@
 import { Command, CommanderError } from 'commander';
 import { isCprcError } from '../errors.js';
+import { registerBundle } from './bundle.js';
+import { registerDiff } from './diff.js';
+import { registerMatrix } from './matrix.js';
+import { registerReport } from './report.js';
 import { registerRun } from './run.js';
 import { registerServe } from './serve.js';
 import { registerValidate } from './validate.js';
+import { suiteVersion } from './version.js';
 
 /**
  * The `cprc` command line. Only `src/cli/` writes to stdout/stderr or sets the exit code.
@@ -11,11 +16,16 @@ import { registerValidate } from './validate.js';
 export async function main(argv: string[]): Promise<number> {
   const program = new Command('cprc')
     .description('Conformance suite and reference validator for CPR-1.0 and the Cash-Pack API 1.0')
+    .version(suiteVersion(), '-V, --version', 'print the cprc (suite) version')
     .exitOverride()
     .showHelpAfterError('(run "cprc --help" for usage)');
   registerValidate(program);
   registerServe(program);
   registerRun(program);
+  registerBundle(program);
+  registerReport(program);
+  registerDiff(program);
+  registerMatrix(program);
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { CprcError } from '../errors.js';
 import { DEFAULT_MAX_DURATION_MS, DEFAULT_RUNS, DEFAULT_TEST_TIMEOUT_MS } from '../runner/defaults.js';
+import { loadSigningKey, signResults } from './bundle.js';
 
 /** Options of `cprc run` as commander parses them. */
 interface RunCliOptions {
@@ -20,6 +21,10 @@ interface RunCliOptions {
   reference?: boolean;
   maxDuration: number;
   suites?: string;
+  sign?: string;
+  level?: 'spec' | 'profile';
+  failOnSkip?: boolean;
+  baseline?: string;
 }
 
 function integer(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
@@ -34,8 +39,11 @@ function integer(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
 /**
  * Registers `cprc run`: runs the conformance suites against the targets of a run configuration
  * (or against the reference stack with `--reference`) and writes junit.xml, results.json,
- * summary.md and report.html. Exit 0 when every MUST check passed, 1 when one failed or errored
- * (or the run was interrupted), 2 for a configuration/usage error or an unreachable target.
+ * summary.md and report.html. Two verdicts are reported (SPEC and PROFILE conformance); the exit
+ * status follows the level asked (`--level`, default `profile` with the built-in drivers, `spec`
+ * with `--driver`): 0 when it passes, 1 when a check failed at that level or errored (or the run
+ * was interrupted, a baseline entry is stale, or `--fail-on-skip` and a check was skipped), 2 for
+ * a configuration/usage error or an unreachable target.
  * @example
  * ```sh
  * cprc run --config run.json --target payee --seed 42 --reports reports/
@@ -72,6 +80,21 @@ export function registerRun(program: Command): void {
       integer('--max-duration', 1),
       DEFAULT_MAX_DURATION_MS,
     )
+    .addOption(
+      new Option(
+        '--level <level>',
+        'conformance level the exit status follows: spec (SPEC MUSTs fail) or profile (SPEC and PROFILE MUSTs fail); default profile, spec with --driver',
+      ).choices(['spec', 'profile']),
+    )
+    .option('--fail-on-skip', 'a skipped check fails the run')
+    .option(
+      '--baseline <file>',
+      'expected failures (JSON, schemas/tool/baseline.schema.json): listed failures do not fail the run; a listed check that passes fails it as stale',
+    )
+    .option(
+      '--sign <key>',
+      'sign results.json into results.bundle with this Ed25519 private key (PEM or JWK; "cprc keygen" makes one)',
+    )
     .addOption(new Option('--suites <dir>', 'compiled suites root (development)').hideHelp())
     .action(async (opts: RunCliOptions) => {
       process.exitCode = await runCommand(opts);
@@ -86,6 +109,8 @@ async function runCommand(opts: RunCliOptions): Promise<number> {
     throw new CprcError('CPRC_USAGE', 'cprc run: give either --config or --reference, not both');
   }
   const reportsDir = resolve(opts.reports);
+  // the key is read before anything runs, so a wrong path fails in a second, not after the run
+  const signingKey = opts.sign ? await loadSigningKey(opts.sign) : undefined;
   const controller = new AbortController();
   const onSignal = (sig: NodeJS.Signals): void => {
     process.stderr.write(
@@ -136,6 +161,9 @@ async function runCommand(opts: RunCliOptions): Promise<number> {
       ...(opts.driver ? { driverModule: resolve(opts.driver) } : {}),
       ...(opts.suites ? { suitesRoot: resolve(opts.suites) } : {}),
       maxDurationMs: opts.maxDuration,
+      ...(opts.level ? { level: opts.level } : {}),
+      ...(opts.failOnSkip ? { failOnSkip: true } : {}),
+      ...(opts.baseline ? { baselineFile: resolve(opts.baseline) } : {}),
       signal: controller.signal,
       command,
       onStart: ({ seed, runs, targets }) => {
@@ -146,9 +174,13 @@ async function runCommand(opts: RunCliOptions): Promise<number> {
       onProgress: (line) => process.stdout.write(`${line}\n`),
     });
     const c = result.reports.counts;
+    const v = result.reports.verdicts;
     process.stdout.write(
-      `\n${c.passed} passed, ${c.failed} failed, ${c.warning} warnings, ${c.skipped} skipped, ${c.error} errors (of ${c.total})` +
-        `${result.incomplete ? `\nINCOMPLETE: ${result.incompleteReason}` : ''}\nseed ${result.seed}; reports in ${reportsDir}\n`,
+      `\n${c.passed} passed, ${c.failed} failed, ${c.warning} warnings, ${c.skipped} skipped, ${c.error} errors` +
+        `${c.expected_failure > 0 ? `, ${c.expected_failure} expected failures` : ''} (of ${c.total})` +
+        `${result.incomplete ? `\nINCOMPLETE: ${result.incompleteReason}` : ''}` +
+        `\nSPEC conformance:    ${v.spec.summary}\nPROFILE conformance: ${v.profile.summary}` +
+        `\nlevel asked: ${result.level} (the exit status follows it)\nseed ${result.seed}; reports in ${reportsDir}\n`,
     );
     if (c.total === 0 && !result.incomplete) {
       // Nothing was tested: a passing verdict would be vacuous (wrong --grep, --target or a missing build).
@@ -157,6 +189,14 @@ async function runCommand(opts: RunCliOptions): Promise<number> {
           'check --grep and --target, and that the suites are built ("npm run build")\n',
       );
       return 2;
+    }
+    if (signingKey) {
+      const bundle = await signResults(
+        join(reportsDir, 'results.json'),
+        join(reportsDir, 'results.bundle'),
+        signingKey,
+      );
+      process.stdout.write(`signed: ${bundle} (check it with "cprc verify ${bundle} --key <public key>")\n`);
     }
     return result.exitCode;
   } finally {

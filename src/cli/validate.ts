@@ -1,34 +1,26 @@
 /**
- * `cprc validate`: the reference validator on the command line. Reads one CPR from a file,
- * stdin, a `cpr://` URI (inline, or a reference retrieved over HTTPS) or a QR code in a PNG, or
- * many CPRs from an NDJSON stream, and prints the findings.
+ * `cprc validate`: the reference validator on the command line. Parses the flags and prints;
+ * loading the inputs (files, folders, globs, stdin, `cpr://` URIs, PNG QR codes, NDJSON
+ * streams), the limits and the cross-document rule live in `src/validator/inputs/`.
  *
- * Exit codes: 0 valid, 1 invalid (any error finding), 2 usage or I/O error.
+ * Exit codes: 0 every document valid, 1 any document invalid, 2 usage error or any input that
+ * could not be read.
  *
  * @packageDocumentation
  */
-import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
 import { type Command, Option } from 'commander';
-import type { Agent } from 'undici';
 import { requirementById } from '../catalog/index.js';
 import { CprcError } from '../errors.js';
+import type { Finding } from '../model/finding.js';
+import {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  type InputResult,
+  type ValidateInputsOptions,
+  validateInputs,
+} from '../validator/inputs/index.js';
 import { parseRfc3339 } from '../validator/rfc3339.js';
-import type { Finding, ValidationMode, ValidationResult } from '../validator/types.js';
-import { validateCpr } from '../validator/validate-cpr.js';
-
-/** Largest response body accepted from a CPR retrieval endpoint, and largest single input read. */
-export const MAX_DOCUMENT_BYTES = 1024 * 1024;
-
-/** Default timeout of a CPR retrieval, in milliseconds. */
-export const DEFAULT_FETCH_TIMEOUT_MS = 10_000;
-
-/** Requirement of "the payload is JSON text in UTF-8" (profile section 1). */
-const REQ_JSON = 'PRF-1-JSON-UTF8';
-/** Requirement of a request_id repeated across documents (spec 2.1, invariant 3). */
-const REQ_UNIQUE = 'CPR-2.1-REQUEST-ID-UNIQUE';
+import type { ValidationMode } from '../validator/types.js';
 
 /** Options of `cprc validate`, as commander parses them. */
 interface ValidateCliOptions {
@@ -39,203 +31,7 @@ interface ValidateCliOptions {
   ca?: string;
   timeout: string;
   maxValidity?: string;
-}
-
-/** What the options resolve to. */
-interface Settings {
-  mode: ValidationMode;
-  now?: Date;
-  maxValiditySeconds?: number;
-  json: boolean;
-  ca?: string;
-  timeoutMs: number;
-}
-
-/** A document to validate plus the findings its delivery already produced (URI, QR, JSON). */
-interface Loaded {
-  /** Parsed document, or undefined when it could not be parsed (then `findings` say why). */
-  doc?: unknown;
-  /** Findings of the delivery layer (codec, JSON parsing). */
-  findings: Finding[];
-  /** Human description of the source, for the header line. */
-  source: string;
-}
-
-const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
-
-function jsonFinding(message: string): Finding {
-  return { requirement: REQ_JSON, level: 'PROFILE', severity: 'error', path: '', message };
-}
-
-/** Parses UTF-8 JSON bytes into a document, or a PRF-1-JSON-UTF8 finding. */
-function parseJsonBytes(bytes: Uint8Array, what: string): { doc?: unknown; findings: Finding[] } {
-  let text: string;
-  try {
-    text = fatalUtf8.decode(bytes);
-  } catch {
-    return { findings: [jsonFinding(`${what} is not utf-8 text`)] };
-  }
-  return parseJsonText(text.replace(/^\uFEFF/, ''), what);
-}
-
-function parseJsonText(text: string, what: string): { doc?: unknown; findings: Finding[] } {
-  try {
-    return { doc: JSON.parse(text), findings: [] };
-  } catch (err) {
-    const why = err instanceof Error ? err.message.replace(/^[A-Z]/, (c) => c.toLowerCase()) : String(err);
-    return { findings: [jsonFinding(`${what} is not valid json (${why})`)] };
-  }
-}
-
-/** Reads a stream to its end, refusing more than `max` bytes. */
-async function readCapped(
-  stream: AsyncIterable<Uint8Array | string>,
-  max: number,
-  what: string,
-): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk);
-    size += buf.length;
-    if (size > max) {
-      throw new CprcError(
-        'CPRC_RESPONSE_TOO_LARGE',
-        `${what} is larger than ${max} bytes; a cpr is far smaller (use --ndjson for many documents)`,
-      );
-    }
-    chunks.push(buf);
-  }
-  return Buffer.concat(chunks);
-}
-
-/**
- * Retrieves a CPR over HTTPS (spec 4.1, profile 2): GET the retrieval URL with a timeout and a
- * size cap, trusting `--ca` when given. A non-200 answer is an I/O error naming the status and
- * the error code of the body.
- */
-async function retrieve(url: string, settings: Settings): Promise<Uint8Array> {
-  // undici is loaded only when a reference uri is retrieved (cold start of the common case).
-  const { Agent, request } = await import('undici');
-  let dispatcher: Agent | undefined;
-  try {
-    if (settings.ca !== undefined) {
-      let ca: Buffer;
-      try {
-        ca = await readFile(settings.ca);
-      } catch (err) {
-        throw new CprcError(
-          'CPRC_IO',
-          `cannot read --ca file ${settings.ca} (${(err as Error).message}); give a PEM file`,
-        );
-      }
-      dispatcher = new Agent({ connect: { ca } });
-    }
-    const signal = AbortSignal.timeout(settings.timeoutMs);
-    let res: Awaited<ReturnType<typeof request>>;
-    try {
-      res = await request(url, {
-        method: 'GET',
-        headers: { accept: 'application/json' },
-        signal,
-        headersTimeout: settings.timeoutMs,
-        bodyTimeout: settings.timeoutMs,
-        ...(dispatcher ? { dispatcher } : {}),
-      });
-    } catch (err) {
-      const e = err as Error & { code?: string; cause?: { code?: string; message?: string } };
-      if (signal.aborted || e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT') {
-        throw new CprcError(
-          'CPRC_TIMEOUT',
-          `no answer from ${url} within ${settings.timeoutMs} ms; check the endpoint or raise --timeout`,
-        );
-      }
-      const detail = e.cause?.message ?? e.message;
-      const hint = /certificate|self.signed|issuer/i.test(detail)
-        ? '; pass the CA that signed its certificate with --ca FILE'
-        : '';
-      throw new CprcError('CPRC_TARGET_UNREACHABLE', `cannot retrieve ${url}: ${detail}${hint}`, {
-        cause: err,
-      });
-    }
-    const body = await readCapped(res.body, MAX_DOCUMENT_BYTES, `the response of ${url}`).catch((err) => {
-      res.body.destroy();
-      throw err;
-    });
-    if (res.statusCode !== 200) {
-      let code = '';
-      try {
-        const parsed = JSON.parse(body.toString('utf8')) as { error?: { code?: unknown } };
-        if (typeof parsed?.error?.code === 'string') code = ` ${parsed.error.code}`;
-      } catch {
-        // not a JSON error body
-      }
-      throw new CprcError(
-        'CPRC_IO',
-        `${url} answered ${res.statusCode}${code}; a reference token works once: ask the payee for a new uri`,
-      );
-    }
-    return body;
-  } finally {
-    await dispatcher?.close();
-  }
-}
-
-/** Turns a `cpr://` URI into a document (inline: decoded; reference: retrieved). */
-async function loadUri(uri: string, settings: Settings, source: string): Promise<Loaded> {
-  const { decodeCprUri } = await import('../codec/uri.js');
-  const decoded = decodeCprUri(uri);
-  if (!decoded.ok) return { findings: decoded.findings, source };
-  const findings = [...decoded.findings];
-  if (decoded.value.kind === 'inline') {
-    return { doc: decoded.value.document, findings, source: `${source} (inline uri)` };
-  }
-  const url = decoded.value.retrievalUrl;
-  const body = await retrieve(url, settings);
-  const parsed = parseJsonBytes(body, `the response of ${url}`);
-  return {
-    doc: parsed.doc,
-    findings: [...findings, ...parsed.findings],
-    source: `${source} (retrieved from ${url})`,
-  };
-}
-
-/** Loads the single input named on the command line. */
-async function loadInput(input: string, settings: Settings): Promise<Loaded> {
-  if (input.startsWith('cpr://')) return loadUri(input, settings, 'uri');
-  let bytes: Buffer;
-  if (input === '-') {
-    bytes = await readCapped(process.stdin, MAX_DOCUMENT_BYTES, 'stdin');
-  } else {
-    try {
-      bytes = await readFile(input);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      const why =
-        code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (err as Error).message;
-      throw new CprcError(
-        'CPRC_IO',
-        `cannot read ${input}: ${why}; give a json file, a png with a cpr qr code, a cpr:// uri or - for stdin`,
-      );
-    }
-  }
-  if (bytes.subarray(0, 8).toString('hex') === '89504e470d0a1a0a') {
-    const { readQrPng } = await import('../codec/qr.js'); // pngjs and jsQR only for images
-    const qr = readQrPng(bytes);
-    if (!qr.ok) {
-      const why = qr.findings.map((f) => f.message).join('; ');
-      throw new CprcError(
-        'CPRC_INPUT_INVALID',
-        `cannot read a qr code from ${input}: ${why}; give a sharp png holding one cpr qr code`,
-      );
-    }
-    const loaded = await loadUri(qr.text.trim(), settings, `qr code in ${input}`);
-    return { ...loaded, findings: [...qr.findings, ...loaded.findings] };
-  }
-  const what = input === '-' ? 'stdin' : input;
-  const head = bytes.subarray(0, 6).toString('utf8');
-  if (head === 'cpr://') return loadUri(bytes.toString('utf8').trim(), settings, what);
-  return { ...parseJsonBytes(bytes, what), source: what };
+  maxBytes: string;
 }
 
 /** `CPR-1.0 2.6` for a requirement ID, from the catalog; '' when the catalog lacks it or cannot be read. */
@@ -265,7 +61,7 @@ function formatFindings(findings: readonly Finding[], indent = '  '): string {
     .join('\n');
 }
 
-function verdict(result: ValidationResult, mode: ValidationMode): string {
+function verdict(result: InputResult, mode: ValidationMode): string {
   const errors = result.findings.filter((f) => f.severity === 'error').length;
   const warnings = result.findings.length - errors;
   return result.valid
@@ -273,92 +69,28 @@ function verdict(result: ValidationResult, mode: ValidationMode): string {
     : `invalid (${mode} reading): ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
 }
 
-/** Validates a loaded document, merging the delivery findings first. */
-function check(loaded: { doc?: unknown; findings: Finding[] }, settings: Settings): ValidationResult {
-  const opts = {
-    mode: settings.mode,
-    ...(settings.now ? { now: settings.now } : {}),
-    ...(settings.maxValiditySeconds ? { maxValiditySeconds: settings.maxValiditySeconds } : {}),
-  };
-  const own = 'doc' in loaded && loaded.doc !== undefined ? validateCpr(loaded.doc, opts).findings : [];
-  const findings = [...loaded.findings, ...own];
-  return { valid: !findings.some((f) => f.severity === 'error'), findings };
+/** The human block of one document: where it came from, its findings, its verdict. */
+function block(r: InputResult, mode: ValidationMode): string {
+  const body = r.findings.length > 0 ? `${formatFindings(r.findings)}\n` : '';
+  return `${r.source}\n${body}${verdict(r, mode)}\n`;
 }
 
-/** Validates one document per line of a file or stdin, streaming (never the whole input in memory). */
-async function validateNdjson(input: string, settings: Settings): Promise<boolean> {
-  let stream: Readable;
-  if (input === '-') stream = process.stdin;
-  else {
-    stream = createReadStream(input);
-    await new Promise<void>((resolve, reject) => {
-      stream.once('open', () => resolve());
-      stream.once('error', (err: NodeJS.ErrnoException) =>
-        reject(
-          new CprcError(
-            'CPRC_IO',
-            `cannot read ${input}: ${err.code === 'ENOENT' ? 'no such file' : err.message}; give an ndjson file or - for stdin`,
-          ),
-        ),
-      );
-    });
+function positiveInt(value: string, flag: string, unit: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) {
+    throw new CprcError(
+      'CPRC_USAGE',
+      `${flag} ${JSON.stringify(value)} must be a positive whole number of ${unit}`,
+    );
   }
-  const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
-  const seen = new Set<string>(); // request_ids, for uniqueness across the stream (spec 2.1)
-  let lineNo = 0;
-  let total = 0;
-  let invalid = 0;
-  let out = '';
-  const flush = (): void => {
-    if (out) process.stdout.write(out);
-    out = '';
-  };
-  for await (const raw of lines) {
-    lineNo++;
-    const line = raw.trim();
-    if (line === '') continue;
-    total++;
-    const parsed =
-      Buffer.byteLength(line) > MAX_DOCUMENT_BYTES
-        ? { findings: [jsonFinding(`line ${lineNo} is larger than ${MAX_DOCUMENT_BYTES} bytes`)] }
-        : parseJsonText(line, `line ${lineNo}`);
-    const result = check(parsed, settings);
-    const id = (parsed.doc as { request_id?: unknown } | undefined)?.request_id;
-    if (typeof id === 'string') {
-      if (seen.has(id)) {
-        result.findings.push({
-          requirement: REQ_UNIQUE,
-          level: 'SPEC',
-          severity: 'error',
-          path: '/request_id',
-          message: `request_id ${id} was already used by an earlier line; every request needs its own`,
-        });
-        result.valid = false;
-      } else seen.add(id);
-    }
-    if (!result.valid) {
-      invalid++;
-      out += settings.json
-        ? `${JSON.stringify({ line: lineNo, valid: false, findings: result.findings })}\n`
-        : `line ${lineNo}: ${verdict(result, settings.mode)}\n${formatFindings(result.findings)}\n`;
-      if (out.length > 64 * 1024) flush();
-    }
-  }
-  flush();
-  const summary = { documents: total, valid: total - invalid, invalid };
-  process.stdout.write(
-    settings.json
-      ? `${JSON.stringify({ summary })}\n`
-      : `${invalid === 0 ? 'valid' : 'invalid'}: ${plural(total, 'document')}, ${summary.valid} valid, ${invalid} invalid (${settings.mode} reading)\n`,
-  );
-  return invalid === 0;
+  return n;
 }
 
-function settingsOf(opts: ValidateCliOptions): Settings {
-  const settings: Settings = {
+function settingsOf(opts: ValidateCliOptions): ValidateInputsOptions {
+  const settings: ValidateInputsOptions = {
     mode: opts.mode,
-    json: opts.json === true,
-    timeoutMs: DEFAULT_FETCH_TIMEOUT_MS,
+    timeoutMs: positiveInt(opts.timeout, '--timeout', 'milliseconds'),
+    maxBytes: positiveInt(opts.maxBytes, '--max-bytes', 'bytes'),
   };
   if (opts.now !== undefined) {
     const t = parseRfc3339(opts.now);
@@ -369,46 +101,54 @@ function settingsOf(opts: ValidateCliOptions): Settings {
       );
     settings.now = new Date(t.epochMs);
   }
-  const timeout = Number(opts.timeout);
-  if (!Number.isInteger(timeout) || timeout <= 0) {
-    throw new CprcError(
-      'CPRC_USAGE',
-      `--timeout ${JSON.stringify(opts.timeout)} must be a positive whole number of milliseconds`,
-    );
-  }
-  settings.timeoutMs = timeout;
   if (opts.maxValidity !== undefined) {
-    const max = Number(opts.maxValidity);
-    if (!Number.isInteger(max) || max <= 0) {
-      throw new CprcError(
-        'CPRC_USAGE',
-        `--max-validity ${JSON.stringify(opts.maxValidity)} must be a positive whole number of seconds`,
-      );
-    }
-    settings.maxValiditySeconds = max;
+    settings.maxValiditySeconds = positiveInt(opts.maxValidity, '--max-validity', 'seconds');
   }
   if (opts.ca !== undefined) settings.ca = opts.ca;
+  if (opts.json && opts.ndjson)
+    throw new CprcError('CPRC_USAGE', '--json and --ndjson exclude each other; give one');
   return settings;
 }
 
+/** Buffered stdout: one write per 64 KiB, not per document. */
+class Out {
+  private buf = '';
+  write(s: string): void {
+    this.buf += s;
+    if (this.buf.length > 64 * 1024) this.flush();
+  }
+  flush(): void {
+    if (this.buf) process.stdout.write(this.buf);
+    this.buf = '';
+  }
+}
+
+/** The shape printed by --json and --ndjson for one result. */
+function record(r: InputResult): Record<string, unknown> {
+  return r.error !== undefined
+    ? { input: r.input, valid: false, findings: r.findings, error: r.error }
+    : { input: r.input, valid: r.valid, findings: r.findings };
+}
+
 /**
- * Registers `cprc validate <input>` on the program.
+ * Registers `cprc validate <input...>` on the program.
  *
  * @example
  * ```sh
  * cprc validate request.json --mode payee
- * cprc validate 'cpr://inline/eyJjcHJfdmVyc2lvbiI6...' --json
+ * cprc validate generated/ 'more/**\/*.json' --json
+ * cprc validate 'cpr://inline/eyJjcHJfdmVyc2lvbiI6...'
  * cprc validate qr.png --now 2026-06-01T12:00:00Z
- * cprc validate --ndjson requests.ndjson
+ * cat requests.ndjson | cprc validate - --ndjson
  * ```
  */
 export function registerValidate(program: Command): void {
   program
     .command('validate')
     .description(
-      'validate a CPR: a JSON file, - for stdin, a cpr:// uri (a reference uri is retrieved over https, which uses up its token) or a png with a QR code',
+      'validate CPRs: JSON files, folders (every *.json below), globs, - for stdin, NDJSON (*.ndjson, *.jsonl, or one document per line on stdin), cpr:// uris (a reference uri is retrieved over https, which uses up its token) and PNGs with a QR code',
     )
-    .argument('<input>', 'file, -, cpr:// uri or png image')
+    .argument('<input...>', 'files, folders, globs, -, cpr:// uris or png images')
     .addOption(
       new Option('--mode <mode>', 'payee: what a payee may emit; wallet: what a wallet must accept')
         .choices(['payee', 'wallet'])
@@ -416,26 +156,74 @@ export function registerValidate(program: Command): void {
     )
     .option('--now <iso>', 'judge expiry at this RFC 3339 instant instead of the current time')
     .option('--max-validity <seconds>', 'validity window ceiling before a warning (default 2592000, 30 days)')
-    .option('--json', 'print {"valid", "findings"} as JSON')
-    .option('--ndjson', 'validate one document per line (streamed); print invalid lines and a summary')
+    .option('--json', 'print a JSON array of {input, valid, findings}, one element per document')
+    .option('--ndjson', 'print one JSON line {input, valid, findings} per document')
     .option('--ca <file>', 'PEM CA certificate to trust when retrieving a reference uri')
-    .option('--timeout <ms>', 'timeout of a reference retrieval', String(DEFAULT_FETCH_TIMEOUT_MS))
-    .action(async (input: string, opts: ValidateCliOptions) => {
+    .option(
+      '--timeout <ms>',
+      'total time of a reference retrieval, and longest wait for data from a fifo or device',
+      String(DEFAULT_TIMEOUT_MS),
+    )
+    .option(
+      '--max-bytes <n>',
+      'max-bytes limit: largest file, stdin document, ndjson line or retrieved body',
+      String(DEFAULT_MAX_BYTES),
+    )
+    .action(async (inputs: string[], opts: ValidateCliOptions) => {
       const settings = settingsOf(opts);
-      if (opts.ndjson) {
-        process.exitCode = (await validateNdjson(input, settings)) ? 0 : 1;
-        return;
+      const mode = settings.mode ?? 'wallet';
+      const out = new Out();
+      let total = 0;
+      let invalid = 0;
+      let unreadable = 0;
+      let warnings = 0;
+      let first: InputResult | undefined;
+      const human = (r: InputResult): void => {
+        if (r.error !== undefined) return; // printed on stderr when it arrives
+        if (!r.valid) out.write(block(r, mode));
+      };
+      if (opts.json) out.write('[');
+      for await (const r of validateInputs(inputs, settings)) {
+        total++;
+        if (r.error !== undefined) {
+          unreadable++;
+          out.flush();
+          process.stderr.write(`cprc: ${r.error}\n`);
+        } else if (!r.valid) invalid++;
+        warnings += r.findings.length - r.findings.filter((f) => f.severity === 'error').length;
+        if (opts.json) out.write(`${total > 1 ? ',' : ''}\n${JSON.stringify(record(r))}`);
+        else if (opts.ndjson) out.write(`${JSON.stringify(record(r))}\n`);
+        else if (total === 1) first = r;
+        else {
+          if (first) {
+            human(first);
+            first = undefined;
+          }
+          human(r);
+        }
       }
-      const loaded = await loadInput(input, settings);
-      const result = check(loaded, settings);
-      if (settings.json) {
-        process.stdout.write(
-          `${JSON.stringify({ valid: result.valid, findings: result.findings }, null, 2)}\n`,
+      if (opts.json) out.write(total > 0 ? '\n]\n' : ']\n');
+      else if (!opts.ndjson) {
+        if (total === 1 && first && first.error === undefined) {
+          // one document: always its block, whatever the verdict
+          out.write(block(first, mode));
+        } else if (total > 1 || (first && first.error === undefined)) {
+          if (first) human(first);
+          const valid = total - invalid - unreadable;
+          const parts = [`${plural(total, 'document')}`, `${valid} valid`, `${invalid} invalid`];
+          if (unreadable > 0) parts.push(`${unreadable} unreadable`);
+          out.write(
+            `${invalid + unreadable === 0 ? 'valid' : 'invalid'}: ${parts.join(', ')}, ${plural(warnings, 'warning')} (${mode} reading)\n`,
+          );
+        }
+      }
+      out.flush();
+      if (total === 0) {
+        throw new CprcError(
+          'CPRC_IO',
+          `no document found in ${inputs.join(' ')}; a folder is searched for *.json files, a glob must match files`,
         );
-      } else {
-        const body = result.findings.length > 0 ? `${formatFindings(result.findings)}\n` : '';
-        process.stdout.write(`${loaded.source}\n${body}${verdict(result, settings.mode)}\n`);
       }
-      process.exitCode = result.valid ? 0 : 1;
+      process.exitCode = unreadable > 0 ? 2 : invalid > 0 ? 1 : 0;
     });
 }

@@ -2,10 +2,10 @@
  * Findings of the codec, in the shape of docs/conventions.md (the same shape the validator uses).
  * @packageDocumentation
  */
-import type { Finding } from '../validator/types.js';
+import type { Finding } from '../model/finding.js';
 
 /**
- * A finding of the `cpr://` and QR codec: the validator's {@link Finding} shape
+ * A finding of the `cpr://` and QR codec: the shared {@link Finding} shape of `src/model`
  * (`{ requirement, level, severity, path, message }`, docs/conventions.md). `path` is `''` for
  * the URI or image as a whole.
  */

@@ -80,7 +80,7 @@ export type DerivationResult = { ok: true; payment: DerivedPayment } | { ok: fal
  * @example
  * ```ts
  * const result = await derivePayment(
- *   { cpr, context: { payer: { id: 'u-1' }, rail: { rail: 'SEPA_CT' }, authorization: { type: 'pin' } } },
+ *   { cpr, context: { payer: { id: 'u-1' }, rail: { execution_id: 'x-1' }, authorization: { type: 'pin' } } },
  *   { now: new Date() },
  * );
  * if (result.ok) console.log(result.payment.value.amount);
@@ -97,7 +97,7 @@ export async function derivePayment(
     const document = source.kind === 'uri' ? await resolveUri(source.uri, options.fetchCpr) : source.cpr;
 
     const cpr = parseAndValidate(document, now); // step 1
-    const selection = selectRail(cpr, context, supported); // step 2
+    const selection = selectRail(cpr, supported); // step 2
     const payer = resolvePayer(context); // step 3
     const value = constructValue(cpr, context); // step 4
     const intent = constructIntent(cpr, selection); // step 5
@@ -341,15 +341,37 @@ interface RailSelection {
 }
 
 /**
- * Spec 4.4 step 2: select the rail, rail_hint being a non-binding signal (INV-4). The payer's
- * own choice (`context.rail.rail`) wins when it fits the request's sub-interface; otherwise a
+ * The sub-interfaces a document completes (profile section 2): IBAN, account and instant-key
+ * when their required fields are present, on-chain only with `rail_hint: ON_CHAIN` (spec 2.5).
+ */
+function completedSubInterfaces(doc: JsonObject): SubInterface[] {
+  const done: SubInterface[] = [];
+  for (const name of Object.keys(SUB_INTERFACES) as SubInterface[]) {
+    if (name === 'onchain' && doc.rail_hint !== 'ON_CHAIN') continue;
+    const { required } = SUB_INTERFACES[name];
+    if (required.every((f) => doc[f] !== undefined && doc[f] !== null)) done.push(name);
+  }
+  return done;
+}
+
+/**
+ * Spec 4.4 step 2: select the rail, rail_hint being a non-binding signal (INV-4). The document
+ * must complete exactly one sub-interface whatever its rail_hint (profile section 2). The
+ * ExecutionContext (`context.rail`) is opaque (profile section 3): it is never read here. A
  * specific hint is followed when supported; with `OPEN`, no hint or an unrecognised hint (INV-7)
  * the first supported rail of the sub-interface is taken. A rail the wallet cannot serve is
  * refused with a message for a person (spec 4.5), never silently.
  */
-function selectRail(cpr: ValidatedCpr, context: JsonObject, supported: readonly Rail[]): RailSelection {
+function selectRail(cpr: ValidatedCpr, supported: readonly Rail[]): RailSelection {
+  const completed = completedSubInterfaces(cpr.doc);
+  if (completed.length > 1) {
+    throw new DerivationFailure(
+      'INVALID_STRUCTURE',
+      `the cpr completes ${completed.length} sub-interfaces (${completed.join(', ')}); a request addresses the payee through exactly one`,
+    );
+  }
   const subInterface = subInterfaceOf(cpr.doc);
-  if (subInterface === undefined) {
+  if (subInterface === undefined || completed[0] !== subInterface) {
     throw new DerivationFailure(
       'INVALID_STRUCTURE',
       'the cpr completes no single sub-interface (on-chain, iban, account or instant-key), so no rail can be chosen',
@@ -359,23 +381,6 @@ function selectRail(cpr: ValidatedCpr, context: JsonObject, supported: readonly 
   const offered = candidates.filter((r) => supported.includes(r));
   const alternatives = offered.length > 0 ? `; this request could be paid by ${offered.join(', ')}` : '';
   const supportedText = supported.length > 0 ? supported.join(', ') : 'no rail';
-
-  const chosen = isObject(context.rail) ? context.rail.rail : undefined;
-  if (isRail(chosen)) {
-    if (!candidates.includes(chosen)) {
-      throw new DerivationFailure(
-        'UNSUPPORTED_RAIL',
-        `the rail ${chosen} chosen by the payer cannot pay this request, which is addressed for ${candidates.join(', ')}`,
-      );
-    }
-    if (!supported.includes(chosen)) {
-      throw new DerivationFailure(
-        'UNSUPPORTED_RAIL',
-        `this wallet does not support the rail ${chosen}; it supports ${supportedText}${alternatives}`,
-      );
-    }
-    return { rail: chosen, subInterface };
-  }
 
   const hint = cpr.doc.rail_hint;
   if (isRail(hint)) {

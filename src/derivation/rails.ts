@@ -6,26 +6,22 @@
 import {
   ADDRESS_FIELDS,
   ALL_FIELDS,
+  isRail,
+  isRailHint,
   RAIL_HINTS,
+  RAILS,
+  type Rail,
   type RailHint,
   REQUIRED_FIELDS,
   SUB_INTERFACE_OF_HINT,
-  type SubInterface as ValidatorSubInterface,
-} from '../validator/subinterface.js';
+  SUB_INTERFACE_SECTION,
+  type SubInterface,
+} from '../model/cpr.js';
 
-export { RAIL_HINTS, type RailHint };
-
-/** A rail a wallet can execute on: every RailHint but `OPEN` (which means "no preference"). */
-export type Rail = Exclude<RailHint, 'OPEN'>;
-
-/** Every executable rail (spec 2.4 without `OPEN`). */
-export const RAILS: readonly Rail[] = RAIL_HINTS.filter((h): h is Rail => h !== 'OPEN');
+export { isRail, isRailHint, RAIL_HINTS, RAILS, type Rail, type RailHint, type SubInterface };
 
 /** Rails the reference wallet supports unless configured otherwise: all but `SWIFT`. */
 export const DEFAULT_SUPPORTED_RAILS: readonly Rail[] = RAILS.filter((r) => r !== 'SWIFT');
-
-/** The four sub-interfaces of spec 2.5-2.8. */
-export type SubInterface = 'ON_CHAIN' | 'IBAN' | 'ACCOUNT' | 'INSTANT_KEY';
 
 /** Fields of one sub-interface: required, optional, and which of them are address fields. */
 export interface SubInterfaceFields {
@@ -41,26 +37,10 @@ export interface SubInterfaceFields {
   rails: readonly Rail[];
 }
 
-/** The validator's name of each sub-interface, whose field tables are the single source here. */
-const VALIDATOR_NAME: Readonly<Record<SubInterface, ValidatorSubInterface>> = {
-  ON_CHAIN: 'onchain',
-  IBAN: 'iban',
-  ACCOUNT: 'account',
-  INSTANT_KEY: 'instant-key',
-};
-
-const SECTION: Readonly<Record<SubInterface, string>> = {
-  ON_CHAIN: '2.5',
-  IBAN: '2.6',
-  ACCOUNT: '2.7',
-  INSTANT_KEY: '2.8',
-};
-
-function fieldsOf(name: SubInterface): SubInterfaceFields {
-  const sub = VALIDATOR_NAME[name];
+function fieldsOf(sub: SubInterface): SubInterfaceFields {
   const required = REQUIRED_FIELDS[sub].filter((f) => f !== 'rail_hint');
   return {
-    section: SECTION[name],
+    section: SUB_INTERFACE_SECTION[sub],
     required,
     optional: ALL_FIELDS[sub].filter((f) => !required.includes(f)),
     address: ADDRESS_FIELDS[sub],
@@ -70,21 +50,11 @@ function fieldsOf(name: SubInterface): SubInterfaceFields {
 
 /** Field lists of every sub-interface (spec 2.5-2.8; rails per profile section 2), from the validator's tables. */
 export const SUB_INTERFACES: Readonly<Record<SubInterface, SubInterfaceFields>> = {
-  ON_CHAIN: fieldsOf('ON_CHAIN'),
-  IBAN: fieldsOf('IBAN'),
-  ACCOUNT: fieldsOf('ACCOUNT'),
-  INSTANT_KEY: fieldsOf('INSTANT_KEY'),
+  onchain: fieldsOf('onchain'),
+  iban: fieldsOf('iban'),
+  account: fieldsOf('account'),
+  'instant-key': fieldsOf('instant-key'),
 };
-
-/** True when `value` is one of the RailHint values of spec 2.4. */
-export function isRailHint(value: unknown): value is RailHint {
-  return typeof value === 'string' && (RAIL_HINTS as readonly string[]).includes(value);
-}
-
-/** True when `value` names an executable rail (a RailHint other than `OPEN`). */
-export function isRail(value: unknown): value is Rail {
-  return isRailHint(value) && value !== 'OPEN';
-}
 
 /** The sub-interface a rail is served by (profile section 2). */
 export function subInterfaceOfRail(rail: Rail): SubInterface {
@@ -103,16 +73,16 @@ export function subInterfaceOfRail(rail: Rail): SubInterface {
  *
  * @example
  * ```ts
- * subInterfaceOf({ rail_hint: 'OPEN', iban: 'DE89...' }); // 'IBAN'
+ * subInterfaceOf({ rail_hint: 'OPEN', iban: 'DE89...' }); // 'iban'
  * ```
  */
 export function subInterfaceOf(doc: Record<string, unknown>): SubInterface | undefined {
   const hint = doc.rail_hint;
   if (isRail(hint)) return subInterfaceOfRail(hint);
   const present: SubInterface[] = [];
-  if ('iban' in doc) present.push('IBAN');
-  if ('account_number' in doc) present.push('ACCOUNT');
-  if ('key_type' in doc) present.push('INSTANT_KEY');
+  if ('iban' in doc) present.push('iban');
+  if ('account_number' in doc) present.push('account');
+  if ('key_type' in doc) present.push('instant-key');
   return present.length === 1 ? present[0] : undefined;
 }
 

@@ -1,4 +1,4 @@
-import { errorFromResponse, type HttpClient, type HttpRequest, joinUrl } from './http.js';
+import { assertReadable, errorFromResponse, type HttpClient, type HttpRequest, joinUrl } from './http.js';
 import type { OperatorDriver, OperatorEndpoint, OperatorHarness, OperatorResult } from './types.js';
 
 /** Where the default Operator driver finds the Operator (profile section 4 and 5). */
@@ -18,8 +18,12 @@ export interface HttpOperatorOptions {
  * ```
  */
 export function createHttpOperator(opts: HttpOperatorOptions, http: HttpClient): OperatorDriver {
-  const call = async (req: HttpRequest): Promise<OperatorResult> => {
+  const call = async (req: HttpRequest, optionalEndpoint = false): Promise<OperatorResult> => {
     const res = await http.exchange(req);
+    // a redirect, a server error, a body that is not JSON or not application/json, a 4xx without
+    // the error object: never a success nor a rejection (a ProtocolError, the check errors); an
+    // optional endpoint may be absent in any form (404, 405, 501)
+    if (!(optionalEndpoint && [404, 405, 501].includes(res.status))) assertReadable(res);
     const body = res.json !== undefined ? res.json : res.text;
     const ok = res.status >= 200 && res.status < 300;
     const out: OperatorResult = { ok, status: res.status, body, headers: res.headers };
@@ -61,6 +65,19 @@ export function createHttpOperator(opts: HttpOperatorOptions, http: HttpClient):
     const harness: OperatorHarness = {
       expire: (packId) => call({ method: 'POST', url: joinUrl(h, 'expire'), json: { pack_id: packId } }),
       cancel: (packId) => call({ method: 'POST', url: joinUrl(h, 'cancel'), json: { pack_id: packId } }),
+      advanceClock: async (seconds) => {
+        const r = await call(
+          {
+            method: 'POST',
+            url: joinUrl(h, 'clock'),
+            json: { advance_seconds: seconds },
+          },
+          true,
+        );
+        // Profile 4: the clock is optional; a harness without it has no such endpoint.
+        const absent = r.status === 404 || r.status === 405 || r.status === 501;
+        return absent ? { ...r, absent } : r;
+      },
     };
     driver.harness = harness;
   }

@@ -1,5 +1,7 @@
-import { errorFromResponse, type HttpClient, type HttpResponse, joinUrl } from './http.js';
+import { assertReadable, errorFromResponse, type HttpClient, type HttpResponse, joinUrl } from './http.js';
 import type {
+  ClockAnswer,
+  ClockResult,
   CreatedRequest,
   DriverError,
   HarnessResult,
@@ -7,6 +9,7 @@ import type {
   PayeeHarness,
   PayeeRequestParams,
   PlainHttpResult,
+  RetrieveOptions,
   RetrieveResult,
 } from './types.js';
 import { isTransportError } from './types.js';
@@ -54,6 +57,37 @@ function notJson(res: HttpResponse): DriverError {
 }
 
 /**
+ * The JSON of an answer. Profile 1: a reader may ignore a byte order mark, so a body that is JSON
+ * once a leading BOM is dropped is read as that JSON (the suite grades the BOM itself from `text`).
+ */
+function jsonOf(res: HttpResponse): unknown {
+  if (res.json !== undefined || !res.text.startsWith('\uFEFF')) return res.json;
+  try {
+    return JSON.parse(res.text.slice(1)) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * {@link assertReadable} on the answer as a reader that ignores a leading BOM sees it (profile 1);
+ * returns the answer unchanged. The content type is not asserted here: the payee suite grades the
+ * content type of every JSON answer itself (`PRF-1-JSON-UTF8`, `CPR-4.1-CONTENT-TYPE`) and fails
+ * the check, so a wrong one is a failure, never a pass.
+ */
+function readable(res: HttpResponse): HttpResponse {
+  const json = jsonOf(res);
+  assertReadable(json === res.json ? res : { ...res, json }, { contentType: false });
+  return res;
+}
+
+/** The answer's error, its JSON read as {@link jsonOf} does. */
+function errorOf(res: HttpResponse): DriverError {
+  const json = jsonOf(res);
+  return json === res.json ? errorFromResponse(res) : errorFromResponse({ ...res, json });
+}
+
+/**
  * The default payee driver: HTTPS retrieval (spec 4.1, profile section 2), the plain-HTTP probe
  * (spec 5 rule 5) and the optional harness.
  * @example
@@ -64,16 +98,25 @@ function notJson(res: HttpResponse): DriverError {
  */
 export function createHttpPayee(opts: HttpPayeeOptions, http: HttpClient): PayeeDriver {
   const driver: PayeeDriver = {
-    async retrieve(tokenOrUri: string): Promise<RetrieveResult> {
+    async retrieve(tokenOrUri: string, options: RetrieveOptions = {}): Promise<RetrieveResult> {
       const target = resolveRetrieval(tokenOrUri, opts.base_url);
       if ('invalid' in target) return { ok: false, error: { message: target.invalid } };
       if ('inline' in target) return { ok: true, cpr: target.inline };
-      const res = await http.exchange({ method: 'GET', url: target.url });
+      const res = await http.exchange({
+        method: 'GET',
+        url: target.url,
+        ...(options.headers === undefined ? {} : { headers: options.headers }),
+      });
+      // not a profile answer (3xx, 5xx, not JSON, truncated, too deep): never a CPR nor a refusal;
+      // the content type is graded by its own check (CPR-4.1-CONTENT-TYPE)
+      readable(res);
+      const raw = { headers: res.headers, text: res.text };
       if (res.status >= 200 && res.status < 300) {
-        if (res.json === undefined) return { ok: false, error: notJson(res), headers: res.headers };
-        return { ok: true, cpr: res.json, status: res.status, headers: res.headers };
+        const json = jsonOf(res);
+        if (json === undefined) return { ok: false, error: notJson(res), ...raw };
+        return { ok: true, cpr: json, status: res.status, ...raw };
       }
-      return { ok: false, error: errorFromResponse(res), headers: res.headers };
+      return { ok: false, error: errorOf(res), ...raw };
     },
   };
   if (opts.plain_http_url) {
@@ -97,11 +140,26 @@ export function createHttpPayee(opts: HttpPayeeOptions, http: HttpClient): Payee
 }
 
 function createPayeeHarness(harnessUrl: string, http: HttpClient): PayeeHarness {
+  const fulfillRaw = async (body: unknown): Promise<HarnessResult<unknown>> => {
+    const res = readable(
+      await http.exchange({ method: 'POST', url: joinUrl(harnessUrl, 'fulfillments'), json: body }),
+    );
+    const raw = { headers: res.headers, text: res.text };
+    if (res.status >= 200 && res.status < 300) {
+      const json = jsonOf(res);
+      if (json === undefined) return { ok: false, error: notJson(res), ...raw };
+      return { ok: true, value: json, status: res.status, ...raw };
+    }
+    return { ok: false, error: errorOf(res), ...raw };
+  };
   return {
     async createRequest(params: PayeeRequestParams): Promise<HarnessResult<CreatedRequest>> {
-      const res = await http.exchange({ method: 'POST', url: joinUrl(harnessUrl, 'requests'), json: params });
+      const res = readable(
+        await http.exchange({ method: 'POST', url: joinUrl(harnessUrl, 'requests'), json: params }),
+      );
+      const raw = { headers: res.headers, text: res.text };
       if (res.status >= 200 && res.status < 300) {
-        const v = res.json as Partial<CreatedRequest> | undefined;
+        const v = jsonOf(res) as Partial<CreatedRequest> | undefined;
         if (!v || typeof v.uri !== 'string' || typeof v.request_id !== 'string') {
           return {
             ok: false,
@@ -110,21 +168,44 @@ function createPayeeHarness(harnessUrl: string, http: HttpClient): PayeeHarness 
               message: 'the harness answer lacks "uri" or "request_id"',
               body: res.json ?? res.text,
             },
+            ...raw,
           };
         }
-        return { ok: true, value: v as CreatedRequest, status: res.status };
+        return { ok: true, value: v as CreatedRequest, status: res.status, ...raw };
       }
-      return { ok: false, error: errorFromResponse(res) };
+      return { ok: false, error: errorOf(res), ...raw };
     },
-    async fulfill(requestId: string): Promise<HarnessResult<unknown>> {
+    fulfill(requestId: string): Promise<HarnessResult<unknown>> {
+      return fulfillRaw({ request_id: requestId });
+    },
+    fulfillRaw,
+    async advanceClock(seconds: number): Promise<ClockResult> {
       const res = await http.exchange({
         method: 'POST',
-        url: joinUrl(harnessUrl, 'fulfillments'),
-        json: { request_id: requestId },
+        url: joinUrl(harnessUrl, 'clock'),
+        json: { advance_seconds: seconds },
       });
-      if (res.status >= 200 && res.status < 300)
-        return { ok: true, value: res.json ?? res.text, status: res.status };
-      return { ok: false, error: errorFromResponse(res) };
+      const raw = { headers: res.headers, text: res.text };
+      // Profile 2: the clock is optional; a harness without it has no such endpoint.
+      if (res.status === 404 || res.status === 405 || res.status === 501)
+        return { ok: false, absent: true, error: errorOf(res) };
+      readable(res);
+      if (res.status >= 200 && res.status < 300) {
+        const v = jsonOf(res) as Partial<ClockAnswer> | undefined;
+        if (!v || typeof v.now !== 'string') {
+          return {
+            ok: false,
+            error: {
+              status: res.status,
+              message: 'the clock answer lacks "now"',
+              body: res.json ?? res.text,
+            },
+            ...raw,
+          };
+        }
+        return { ok: true, value: { now: v.now }, status: res.status, ...raw };
+      }
+      return { ok: false, error: errorOf(res), ...raw };
     },
   };
 }

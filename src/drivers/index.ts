@@ -4,13 +4,14 @@
  */
 import { pathToFileURL } from 'node:url';
 import { CprcError } from '../errors.js';
+import type { RunConfig } from '../generated/tool/run-config.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_TIMEOUT_MS, HttpClient } from './http.js';
 import { createHttpOperator } from './http-operator.js';
 import { createHttpPayee } from './http-payee.js';
 import { createHttpWallet } from './http-wallet.js';
 import type { Recorder } from './recorder.js';
 import { createStdioWallet } from './stdio-wallet.js';
-import type { CreateDrivers, Drivers, RunConfig } from './types.js';
+import type { CreateDrivers, Drivers } from './types.js';
 
 export * from './http.js';
 export * from './http-operator.js';
@@ -42,17 +43,26 @@ export function createDefaultDrivers(
 ): { drivers: Drivers; close: () => Promise<void> } {
   const timeoutMs = config.timeouts?.request_ms ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const maxResponseBytes = config.limits?.max_response_bytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-  const http = new HttpClient({
-    ...(config.tls?.ca_file ? { caFile: config.tls.ca_file } : {}),
-    timeoutMs,
-    maxResponseBytes,
-    recorder: options.recorder,
-  });
+  // One client per target: each has its own circuit breaker, so a target that dies ends its own
+  // remaining checks at once ("circuit open: payee stopped answering at ...") and no other's.
+  const clients: HttpClient[] = [];
+  const clientFor = (target: string): HttpClient => {
+    const client = new HttpClient({
+      ...(config.tls?.ca_file ? { caFile: config.tls.ca_file } : {}),
+      timeoutMs,
+      maxResponseBytes,
+      recorder: options.recorder,
+      target,
+    });
+    clients.push(client);
+    return client;
+  };
   const drivers: Drivers = {};
-  if (config.payee) drivers.payee = createHttpPayee(config.payee, http);
+  if (config.payee) drivers.payee = createHttpPayee(config.payee, clientFor('payee'));
   if (config.wallet) {
     const wallets = [];
-    if (config.wallet.harness_url) wallets.push(createHttpWallet(config.wallet.harness_url, http));
+    if (config.wallet.harness_url)
+      wallets.push(createHttpWallet(config.wallet.harness_url, clientFor('wallet')));
     if (config.wallet.command && config.wallet.command.length > 0) {
       wallets.push(
         createStdioWallet({
@@ -71,12 +81,12 @@ export function createDefaultDrivers(
     }
     drivers.wallets = wallets;
   }
-  if (config.operator) drivers.operator = createHttpOperator(config.operator, http);
+  if (config.operator) drivers.operator = createHttpOperator(config.operator, clientFor('operator'));
   return {
     drivers,
     close: async () => {
       await Promise.allSettled((drivers.wallets ?? []).map((w) => w.close?.()));
-      await http.close();
+      await Promise.allSettled(clients.map((c) => c.close()));
     },
   };
 }

@@ -1,7 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { createInterface, type Interface } from 'node:readline';
-import { readDeriveAnswer } from './http-wallet.js';
+import { isWellFormedDeriveRequest, readDeriveAnswer } from './http-wallet.js';
 import type { Recorder } from './recorder.js';
 import { type DeriveInput, type DeriveResult, DriverTransportError, type WalletDriver } from './types.js';
 
@@ -27,7 +27,9 @@ const STDERR_TAIL = 2048;
  * The wallet driver over a command (profile section 3): the command is started once and kept
  * for the run; each derivation is one JSON line on its stdin answered by one JSON line on its
  * stdout, one at a time, each bounded by the timeout. A dead process, a timeout or a line that
- * is not JSON is a {@link DriverTransportError} (an `error` result) naming what happened; after
+ * is not JSON, or JSON that is not a profile answer (wrong shape, a code the harness does not
+ * have, INVALID_REQUEST to a well-formed request), is a {@link DriverTransportError} (an `error`
+ * result, never a rejection) naming what happened; after
  * a death or a timeout, the next request starts the command again.
  * @example
  * ```ts
@@ -198,7 +200,10 @@ export function createStdioWallet(opts: StdioWalletOptions): WalletDriver {
         `wallet command "${name}" wrote a line that is not JSON: ${JSON.stringify(redact(line.slice(0, 200)))}; it must answer each request with one JSON line on stdout (log to stderr)`,
       );
     }
-    return readDeriveAnswer(answer);
+    return readDeriveAnswer(answer, {
+      requestWellFormed: isWellFormedDeriveRequest(input),
+      who: `wallet command "${name}"`,
+    });
   };
 
   return {

@@ -11,15 +11,8 @@
  */
 import { CprcError, type CprcErrorCode } from '../errors.js';
 import type { RunConfig } from '../generated/tool/run-config.js';
-import type { WalletChannel } from '../runner/types.js';
+import type { WalletChannel } from '../model/results.js';
 import type { Recorder } from './recorder.js';
-
-/**
- * The run configuration (profile section 5 plus the tool's own members), the type generated from
- * `schemas/tool/run-config.schema.json`. After `loadRunConfig`, relative file paths are resolved
- * against the config file's folder. It holds secrets: never print it.
- */
-export type { RunConfig };
 
 /** An error answer of a target, as data. */
 export interface DriverError {
@@ -35,8 +28,18 @@ export interface DriverError {
 
 /** Result of {@link PayeeDriver.retrieve}. */
 export type RetrieveResult =
-  | { ok: true; cpr: unknown; status?: number; headers?: Record<string, string> }
-  | { ok: false; error: DriverError; headers?: Record<string, string> };
+  | { ok: true; cpr: unknown; status?: number; headers?: Record<string, string>; text?: string }
+  | { ok: false; error: DriverError; headers?: Record<string, string>; text?: string };
+
+/** Options of {@link PayeeDriver.retrieve}. */
+export interface RetrieveOptions {
+  /**
+   * Extra request headers (e.g. `cookie`, `authorization`, `user-agent`, `x-forwarded-for`): the
+   * suite sends distinctive values and looks for them in the CPR served (profile 2). A binding
+   * without headers ignores them.
+   */
+  headers?: Record<string, string>;
+}
 
 /** Result of {@link PayeeDriver.retrievePlainHttp}: whether anything came back over plain HTTP. */
 export type PlainHttpResult =
@@ -74,8 +77,21 @@ export interface CreatedRequest {
   qr_png_base64?: string;
 }
 
-/** Generic outcome of a harness call. */
-export type HarnessResult<T> = { ok: true; value: T; status?: number } | { ok: false; error: DriverError };
+/** Generic outcome of a harness call; `headers` and `text` (the raw body) when the binding has them. */
+export type HarnessResult<T> =
+  | { ok: true; value: T; status?: number; headers?: Record<string, string>; text?: string }
+  | { ok: false; error: DriverError; headers?: Record<string, string>; text?: string };
+
+/** The answer of the optional test clock (profile 2): the target's notion of now after the advance. */
+export interface ClockAnswer {
+  now: string;
+}
+
+/**
+ * Outcome of {@link PayeeHarness.advanceClock}: a harness result, or `absent: true` when the
+ * harness has no clock endpoint (HTTP 404, 405 or 501): the optional capability is not offered.
+ */
+export type ClockResult = HarnessResult<ClockAnswer> | { ok: false; absent: true; error: DriverError };
 
 /** Optional payee harness: lets the suite ask the payee for requests and fulfil them. */
 export interface PayeeHarness {
@@ -83,6 +99,13 @@ export interface PayeeHarness {
   createRequest(params: PayeeRequestParams): Promise<HarnessResult<CreatedRequest>>;
   /** Marks a request fulfilled (spec 4.3 rule 5). */
   fulfill(requestId: string): Promise<HarnessResult<unknown>>;
+  /** Sends a raw fulfillment body (e.g. a missing or non-string `request_id`): PROFILE checks only. */
+  fulfillRaw?(body: unknown): Promise<HarnessResult<unknown>>;
+  /**
+   * Optional test clock (profile 2): `POST {harness}/clock {"advance_seconds": N}` moves the
+   * payee's notion of now forward by N seconds for every expiry decision, never back.
+   */
+  advanceClock?(seconds: number): Promise<ClockResult>;
 }
 
 /**
@@ -95,7 +118,7 @@ export interface PayeeHarness {
  */
 export interface PayeeDriver {
   /** Retrieves a CPR by token or by `cpr://` reference URI (spec 4.1). */
-  retrieve(tokenOrUri: string): Promise<RetrieveResult>;
+  retrieve(tokenOrUri: string, options?: RetrieveOptions): Promise<RetrieveResult>;
   /** Tries the same retrieval over plain HTTP (spec 5 rule 5); absent when no plain address is known. */
   retrievePlainHttp?(token: string): Promise<PlainHttpResult>;
   /** Optional harness; tests needing it are skipped when absent. */
@@ -159,6 +182,12 @@ export interface OperatorResult<T = unknown> {
 export interface OperatorHarness {
   expire(packId: string): Promise<OperatorResult>;
   cancel(packId: string): Promise<OperatorResult>;
+  /**
+   * Optional test clock (profile 4): `POST {harness}/clock {"advance_seconds": N}` moves the
+   * Operator's now forward by N seconds for every expiry decision, never back. `absent` is true
+   * when the harness has no clock (HTTP 404, 405 or 501): the capability is not offered.
+   */
+  advanceClock?(seconds: number): Promise<OperatorResult & { absent?: boolean }>;
 }
 
 /** Endpoint names accepted by {@link OperatorDriver.rawPost}. */

@@ -44,7 +44,7 @@ export interface StackRunConfig {
   payee?: {
     base_url: string;
     harness_url: string;
-    plain_http_url: string;
+    plain_http_url?: string;
     max_token_ttl_seconds: number;
     max_validity_seconds: number;
   };
@@ -123,7 +123,7 @@ export async function startReferenceStack(options: ReferenceStackOptions): Promi
       config.payee = {
         base_url: payee.baseUrl,
         harness_url: payee.harnessUrl,
-        plain_http_url: payee.plainHttpUrl,
+        ...(payee.plainHttpUrl === undefined ? {} : { plain_http_url: payee.plainHttpUrl }),
         max_token_ttl_seconds: PAYEE_MAX_TOKEN_TTL_SECONDS,
         max_validity_seconds: PAYEE_MAX_VALIDITY_SECONDS,
       };

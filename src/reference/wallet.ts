@@ -87,13 +87,11 @@ export function harnessAnswer(result: DerivationResult): { status: number; body:
 
 /**
  * The stdio answer of profile section 3 for a derivation result: `{payment}` or `{error}`. The
- * stdio form has no status to tell a malformed request apart, so a request that is not in the
- * harness shape answers `INVALID_STRUCTURE`, like a line that is not JSON.
+ * codes are those of the HTTPS form: an error in the harness request itself is `INVALID_REQUEST`
+ * on stdio too (profile section 3), only the status is missing.
  */
 export function stdioAnswer(result: DerivationResult): { payment: unknown } | { error: DerivationError } {
   if (result.ok) return { payment: result.payment };
-  if (result.error.code === 'INVALID_REQUEST')
-    return { error: { ...result.error, code: 'INVALID_STRUCTURE' } };
   return { error: result.error };
 }
 
@@ -242,7 +240,7 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 /**
  * The stdio form of the wallet harness (profile section 3): reads one JSON request per line and
  * emits one JSON line per request, `{payment}` or `{error}`, strictly in input order. A line that
- * is not JSON answers `{error: {code: 'INVALID_STRUCTURE'}}` and processing goes on; blank lines
+ * is not JSON answers `{error: {code: 'INVALID_REQUEST'}}` (profile section 3) and processing goes on; blank lines
  * are skipped. Resolves when `lines` ends.
  *
  * @example
@@ -265,7 +263,7 @@ export async function serveWalletLines(
       emit(
         JSON.stringify({
           error: {
-            code: 'INVALID_STRUCTURE',
+            code: 'INVALID_REQUEST',
             message: 'the line is not json; send one {cpr|uri, context} object per line',
           },
         }),

@@ -5,9 +5,11 @@
  * escaped.
  */
 import { createHash } from 'node:crypto';
+import type { Requirement } from '../catalog/index.js';
+import type { Exchange, TestResult } from '../model/results.js';
 import type { ReportModel } from './model.js';
 import { commandLine, curlCommand, stdioCommand } from './reproduce.js';
-import type { CatalogRequirement, Exchange, RequirementVerdict, TestResult } from './types.js';
+import type { RequirementVerdict } from './types.js';
 
 /**
  * Escapes text for HTML element content and quoted attribute values; control characters other
@@ -58,19 +60,21 @@ const SCRIPT = `
 
 /**
  * Why a requirement has no test in this run, escaped: untestable (the catalog's reason), checked
- * elsewhere (the catalog's derived `checks`: tests of targets not in this run, or the validator
- * modules and schemas that apply it), or no check yet.
+ * elsewhere (`suites/catalog/coverage.json`: checks of targets not in this run, or the validator
+ * modules, codec and schemas that declare it), or no check yet.
  */
 function uncoveredReason(
-  requirement: Pick<CatalogRequirement, 'untestable' | 'checks'>,
+  requirement: Pick<Requirement, 'id' | 'untestable'>,
+  coverage: ReportModel['coverage'],
   incomplete: boolean,
 ): string {
   if (requirement.untestable) {
     return `untestable: ${e(requirement.untestable)}`;
   }
-  const elsewhere = requirement.checks;
+  const covered = coverage?.requirements[requirement.id];
+  const elsewhere = [...(covered?.checks ?? []), ...(covered?.modules ?? [])];
   if (elsewhere.length > 0) {
-    return `no test of this run names it; the catalog lists: ${elsewhere.map((c) => e(c)).join('; ')}`;
+    return `no test of this run names it; coverage.json lists: ${elsewhere.map((c) => e(c)).join('; ')}`;
   }
   return incomplete ? 'no test ran for it (the run is incomplete), or no check yet' : 'no check yet';
 }
@@ -91,6 +95,8 @@ function headersText(headers: Exchange['request_headers']): string {
 
 function exchangeHtml(exchange: Exchange, index: number, model: ReportModel): string {
   const parts: string[] = [];
+  if (exchange.failing) parts.push('<p><strong>The failing exchange of the counterexample.</strong></p>');
+  else if (exchange.counterexample) parts.push('<p class="muted">Exchange of the counterexample replay.</p>');
   if (exchange.kind === 'http') {
     const request = [
       `${exchange.method ?? 'GET'} ${exchange.url ?? ''}`,
@@ -140,6 +146,9 @@ function failureHtml(test: TestResult, model: ReportModel, anchor: string): stri
       (test.property.counterexample !== undefined
         ? `<dt>counterexample</dt><dd><pre>${e(test.property.counterexample)}</pre></dd>`
         : '') +
+      (test.property.error !== undefined
+        ? `<dt>assertion that failed</dt><dd><pre>${e(test.property.error)}</pre></dd>`
+        : '') +
       `</dl><p class="muted">Replay with fast-check: <code>${e(
         `fc.assert(property, { seed: ${test.property.seed}${test.property.path !== undefined ? `, path: ${JSON.stringify(test.property.path)}` : ''}, endOnFailure: true })`,
       )}</code>, or run the whole suite again with the seed below.</p>`
@@ -151,6 +160,10 @@ function failureHtml(test: TestResult, model: ReportModel, anchor: string): stri
   return (
     `<article class="failure" id="${anchor}"><h3>${verdictCell(test.state)} ${e(test.title)}</h3>` +
     `<dl class="meta"><dt>target</dt><dd>${e(test.target)}${test.channel ? ` (${e(test.channel)})` : ''}</dd>` +
+    (test.failure_level ? `<dt>level of what failed</dt><dd>${e(test.failure_level)}</dd>` : '') +
+    (test.expected_failure !== undefined
+      ? `<dt>expected failure</dt><dd>listed in the baseline: ${e(test.expected_failure)}</dd>`
+      : '') +
     `<dt>requirements</dt><dd>${test.requirements.map((id) => `<code>${e(id)}</code>`).join(', ') || '(none)'}</dd>` +
     `<dt>file</dt><dd><code>${e(test.file)}</code></dd><dt>test id</dt><dd><code>${e(test.id)}</code></dd></dl>` +
     `<pre>${e(test.message ?? '(no message)')}</pre>${property}${exchanges}</article>`
@@ -163,10 +176,11 @@ function bySection(a: string, b: string): number {
 }
 
 function requirementRows(
-  requirements: readonly CatalogRequirement[],
+  requirements: readonly Requirement[],
   verdicts: Map<string, RequirementVerdict>,
   covering: Map<string, TestResult[]>,
   anchors: Map<TestResult, string>,
+  coverage: ReportModel['coverage'],
 ): string {
   return requirements
     .map((requirement) => {
@@ -176,7 +190,9 @@ function requirementRows(
         .map((test) => `<a href="#${anchors.get(test)}" class="${e(test.state)}">${e(test.state)}</a>`)
         .join(' ');
       const why =
-        state === 'untested' ? `<span class="muted">${uncoveredReason(requirement, false)}</span>` : links;
+        state === 'untested'
+          ? `<span class="muted">${uncoveredReason(requirement, coverage, false)}</span>`
+          : links;
       return (
         `<tr data-verdict="${e(state)}"><td><code>${e(requirement.id)}</code></td><td>${e(requirement.level)}</td>` +
         `<td>${e(requirement.kind)}</td><td>${verdictCell(state)}</td><td>${why}</td><td>${e(requirement.text)}</td></tr>`
@@ -242,9 +258,25 @@ export function renderHtml(model: ReportModel): string {
     `<dt>seed</dt><dd><code>${e(String(doc.seed))}</code> (${e(String(doc.runs))} runs per property)</dd>`,
     `<dt>reproduce</dt><dd><code>${e(commandLine(model.command))}</code></dd>`,
     '</dl>',
-    '<table><tr><th>passed</th><th>failed</th><th>warning</th><th>skipped</th><th>error</th><th>total</th></tr>',
+    `<p>Level asked: <strong>${e(doc.level)}</strong> (the verdict above and the exit status follow it)${doc.fail_on_skip ? '; --fail-on-skip' : ''}.</p>`,
+    `<ul><li>SPEC conformance: <span class="verdict-${e(doc.verdicts.spec.verdict)}">${e(doc.verdicts.spec.summary)}</span></li>` +
+      `<li>PROFILE conformance: <span class="verdict-${e(doc.verdicts.profile.verdict)}">${e(doc.verdicts.profile.summary)}</span></li></ul>`,
+    '<table><tr><th>passed</th><th>failed</th><th>warning</th><th>skipped</th><th>error</th><th>expected failure</th><th>total</th></tr>',
     `<tr><td>${doc.counts.passed}</td><td>${doc.counts.failed}</td><td>${doc.counts.warning}</td><td>${doc.counts.skipped}</td>` +
-      `<td>${doc.counts.error}</td><td>${doc.counts.total}</td></tr></table>`,
+      `<td>${doc.counts.error}</td><td>${doc.counts.expected_failure}</td><td>${doc.counts.total}</td></tr></table>`,
+    ...(doc.baseline
+      ? [
+          `<h2 id="baseline">Baseline ${e(doc.baseline.file)}</h2><table><tr><th>entry</th><th>status</th><th>reason</th><th>tests</th></tr>` +
+            doc.baseline.entries
+              .map(
+                (entry) =>
+                  `<tr><td><code>${e([entry.check, entry.requirement].filter(Boolean).join(' '))}</code></td><td>${e(entry.status)}</td>` +
+                  `<td>${e(entry.reason)}</td><td>${entry.tests.map((id) => `<code>${e(id)}</code>`).join(' ')}</td></tr>`,
+              )
+              .join('') +
+            '</table>',
+        ]
+      : []),
     '<p><a href="#requirements">Requirements</a> · <a href="#uncovered">Not covered</a> · <a href="#ambiguities">Ambiguities</a> · ' +
       '<a href="#failures">Failures and errors</a> · <a href="#tests">All tests</a></p>',
   );
@@ -263,9 +295,9 @@ export function renderHtml(model: ReportModel): string {
       )
       .join('')}</p>`,
   );
-  const sources = new Map<string, Map<string, CatalogRequirement[]>>();
+  const sources = new Map<string, Map<string, Requirement[]>>();
   for (const requirement of model.catalog) {
-    const sections = sources.get(requirement.source) ?? new Map<string, CatalogRequirement[]>();
+    const sections = sources.get(requirement.source) ?? new Map<string, Requirement[]>();
     sections.set(requirement.section, [...(sections.get(requirement.section) ?? []), requirement]);
     sources.set(requirement.source, sections);
   }
@@ -277,7 +309,7 @@ export function renderHtml(model: ReportModel): string {
     );
     for (const section of [...sections.keys()].sort(bySection)) {
       out.push(
-        `<h4>§ ${e(section)}</h4><table>${head}${requirementRows(sections.get(section) ?? [], verdicts, covering, anchors)}</table>`,
+        `<h4>§ ${e(section)}</h4><table>${head}${requirementRows(sections.get(section) ?? [], verdicts, covering, anchors, model.coverage)}</table>`,
       );
     }
   }
@@ -304,6 +336,7 @@ export function renderHtml(model: ReportModel): string {
         (requirement) =>
           `<tr><td><code>${e(requirement.id)}</code></td><td>${e(requirement.level)}</td><td>${e(requirement.kind)}</td><td>${uncoveredReason(
             requirement,
+            model.coverage,
             doc.incomplete,
           )}</td></tr>`,
       ),

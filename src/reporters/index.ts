@@ -11,23 +11,27 @@ import { renderHtml } from './html.js';
 import { renderJunit } from './junit.js';
 import { buildModel, type ReportInput } from './model.js';
 import { renderResults } from './results.js';
+import { jsonSafe, visibleText, xmlSafe } from './safe-text.js';
 import { renderSummary } from './summary.js';
-import type { Counts } from './types.js';
+import type { ConformanceResults, Counts } from './types.js';
 
+export { REDACTED, redactConfig, redactHeaders, scrubSecrets } from '../secrets/index.js';
 export { writeFileAtomic } from './atomic.js';
 export { escapeHtml, renderHtml } from './html.js';
 export { renderJunit } from './junit.js';
 export {
+  applyBaseline,
   buildModel,
   countStates,
+  failsAt,
+  levelVerdict,
   type ReportInput,
   type ReportModel,
   requirementVerdict,
-  runVerdict,
 } from './model.js';
-export { REDACTED, redactConfig, redactHeaders, scrubSecrets } from './redact.js';
 export { commandLine, curlCommand, shellQuote, stdioCommand } from './reproduce.js';
 export { renderResults } from './results.js';
+export { jsonSafe, terminalLine, visibleDeep, visibleEscape, visibleText, xmlSafe } from './safe-text.js';
 export { mdText, renderSummary, SUMMARY_MAX_BYTES, type SummaryOptions } from './summary.js';
 export type * from './types.js';
 
@@ -35,8 +39,12 @@ export type * from './types.js';
 export interface WriteReportsResult {
   /** Number of tests in each state. */
   counts: Counts;
-  /** `fail` when any test failed or errored, or the run is incomplete; `pass` otherwise. */
+  /** Verdict at the level asked: `fail` when a check failed at that level or errored, the run is incomplete, a baseline entry is stale or (`--fail-on-skip`) a check was skipped. */
   verdict: 'pass' | 'fail';
+  /** Both verdicts (spec and profile), each with how much ran. */
+  verdicts: ConformanceResults['verdicts'];
+  /** Level asked. */
+  level: ConformanceResults['level'];
   /** Absolute or reportsDir-relative paths of the files written, by report. */
   files: { junit: string; results: string; summary: string; html: string };
 }
@@ -72,9 +80,10 @@ export async function writeReports(input: ReportInput): Promise<WriteReportsResu
   } catch (err) {
     schemaError = err;
   }
-  await writeFileAtomic(files.junit, renderJunit(model));
-  await writeFileAtomic(files.summary, renderSummary(model));
-  await writeFileAtomic(files.html, renderHtml(model));
+  // Whatever a target sent, each artefact stays valid and shows unsafe characters as escapes.
+  await writeFileAtomic(files.junit, xmlSafe(renderJunit(model)));
+  await writeFileAtomic(files.summary, visibleText(renderSummary(model)));
+  await writeFileAtomic(files.html, visibleText(renderHtml(model)));
   if (results === undefined) {
     if (schemaError instanceof CprcError) {
       throw new CprcError(
@@ -85,6 +94,12 @@ export async function writeReports(input: ReportInput): Promise<WriteReportsResu
     }
     throw schemaError;
   }
-  await writeFileAtomic(files.results, results);
-  return { counts: model.doc.counts, verdict: model.doc.verdict, files };
+  await writeFileAtomic(files.results, jsonSafe(results));
+  return {
+    counts: model.doc.counts,
+    verdict: model.doc.verdict,
+    verdicts: model.doc.verdicts,
+    level: model.doc.level,
+    files,
+  };
 }

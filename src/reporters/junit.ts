@@ -8,8 +8,8 @@ import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import { CprcError } from '../errors.js';
+import type { TestResult } from '../model/results.js';
 import type { ReportModel } from './model.js';
-import type { TestResult } from './types.js';
 
 const require = createRequire(import.meta.url);
 
@@ -113,7 +113,11 @@ export function renderJunit(model: ReportModel): string {
     seed: String(doc.seed),
     runs: String(doc.runs),
     incomplete: String(doc.incomplete),
+    level: doc.level,
     verdict: doc.verdict,
+    verdict_spec: doc.verdicts.spec.summary,
+    verdict_profile: doc.verdicts.profile.summary,
+    expected_failures: String(doc.counts.expected_failure),
   };
   const reporter = new Reporter(runner, { reporterOptions: { antMode: true }, Date: RecordedDate });
   // Fixed options, so environment variables meant for other mocha runs (MOCHA_FILE, JENKINS_MODE,
@@ -167,6 +171,12 @@ export function renderJunit(model: ReportModel): string {
       const test = suite.tests[index] as FakeTest;
       clock.now += result.duration_ms;
       if (result.state === 'passed') {
+        runner.emit('pass', test);
+      } else if (result.expected_failure !== undefined) {
+        test.consoleOutputs = [
+          `expected failure (baseline: ${result.expected_failure}): ${result.message ?? '(no message)'}`,
+          `requirements: ${result.requirements.join(', ') || '(none)'}`,
+        ];
         runner.emit('pass', test);
       } else if (result.state === 'warning') {
         test.consoleOutputs = [

@@ -1,5 +1,5 @@
 /** Shell lines that reproduce an exchange (style.md habit 3: every failure can be reproduced). */
-import type { Exchange } from './types.js';
+import type { Exchange } from '../model/results.js';
 
 /**
  * Quotes one argument for a POSIX shell: bare when it holds only safe characters, otherwise in

@@ -3,9 +3,10 @@
  * verdict, counts, failed MUST requirements with one-line reasons, errors, warnings, skips with
  * reasons, the seed and the command that reproduces the run.
  */
+
+import type { TestResult } from '../model/results.js';
 import type { ReportModel } from './model.js';
 import { commandLine } from './reproduce.js';
-import type { TestResult } from './types.js';
 
 /** GitHub's limit for one step summary (1 MiB). */
 export const SUMMARY_MAX_BYTES = 1024 * 1024;
@@ -82,9 +83,14 @@ export function renderSummary(model: ReportModel, options: SummaryOptions = {}):
     `cpr-conformance ${mdText(doc.suite_version)} · targets: ${doc.targets.join(', ') || '(none)'} · ` +
       `started ${mdText(doc.started_at)}${doc.finished_at ? ` · finished ${mdText(doc.finished_at)}` : ''}`,
     '',
-    '| passed | failed | warning | skipped | error | total |',
-    '|---:|---:|---:|---:|---:|---:|',
-    `| ${doc.counts.passed} | ${doc.counts.failed} | ${doc.counts.warning} | ${doc.counts.skipped} | ${doc.counts.error} | ${doc.counts.total} |`,
+    `Level asked: **${doc.level}** (the verdict above and the exit status follow it)${doc.fail_on_skip ? '; --fail-on-skip' : ''}.`,
+    '',
+    `- SPEC conformance: ${mdText(doc.verdicts.spec.summary)}`,
+    `- PROFILE conformance: ${mdText(doc.verdicts.profile.summary)}`,
+    '',
+    '| passed | failed | warning | skipped | error | expected failure | total |',
+    '|---:|---:|---:|---:|---:|---:|---:|',
+    `| ${doc.counts.passed} | ${doc.counts.failed} | ${doc.counts.warning} | ${doc.counts.skipped} | ${doc.counts.error} | ${doc.counts.expected_failure} | ${doc.counts.total} |`,
     '',
   );
 
@@ -115,7 +121,7 @@ export function renderSummary(model: ReportModel, options: SummaryOptions = {}):
     state: TestResult['state'],
     text: (test: TestResult) => string,
   ): void => {
-    const tests = doc.tests.filter((test) => test.state === state);
+    const tests = doc.tests.filter((test) => test.state === state && test.expected_failure === undefined);
     if (tests.length === 0) return;
     out.push(`## ${heading} (${tests.length})`, '');
     for (const test of tests) out.push(`- ${testLabel(test)}: ${text(test)}`);
@@ -130,8 +136,31 @@ export function renderSummary(model: ReportModel, options: SummaryOptions = {}):
       out.push(`- ${testLabel(test)}: ${mdText(test.message ?? '(no message)')}`);
     out.push('');
   }
+  const expected = doc.tests.filter((test) => test.expected_failure !== undefined);
+  if (expected.length > 0) {
+    out.push(`## Expected failures, listed in the baseline (${expected.length})`, '');
+    for (const test of expected)
+      out.push(
+        `- ${testLabel(test)}: ${mdText(test.message ?? '(no message)')} (baseline: ${mdText(test.expected_failure ?? '')})`,
+      );
+    out.push('');
+  }
+  const stale = doc.baseline?.entries.filter((entry) => entry.status === 'stale') ?? [];
+  if (stale.length > 0) {
+    out.push(`## Stale baseline entries: their checks now pass; remove them (${stale.length})`, '');
+    for (const entry of stale)
+      out.push(
+        `- ${mdText([entry.check, entry.requirement].filter(Boolean).join(' '))}: ${mdText(entry.reason)}`,
+      );
+    out.push('');
+  }
   listTests('Errors (the check could not run)', 'error', (test) => mdText(test.message ?? '(no message)'));
-  listTests('Warnings', 'warning', (test) => mdText(test.message ?? '(no message)'));
+  listTests(
+    'Warnings',
+    'warning',
+    (test) =>
+      `${mdText(test.message ?? '(no message)')}${test.failure_level ? ` (${test.failure_level})` : ''}`,
+  );
 
   const skipped = doc.tests.filter((test) => test.state === 'skipped');
   if (skipped.length > 0) {

@@ -1,9 +1,9 @@
 /**
- * Entry of the mocha child process (`dist/src/runner/child.js`): reads its options from the JSON
- * file named by `CPRC_CHILD_OPTIONS`, builds the drivers, installs the run context, runs the
- * compiled suites of the selected targets with mocha, appends one NDJSON event per finished test
- * to `<reportsDir>/.raw/events.ndjson` and prints progress lines on stdout as tests finish.
- * Exit code: 0 when the run went through (the verdict is the parent's), 2 when it could not start.
+ * The mocha child's work (its process entry is `src/cli/child.ts`, the only place touching the
+ * process): reads its options from the JSON file named by `CPRC_CHILD_OPTIONS`, builds the
+ * drivers, installs the run context, runs the compiled suites of the selected targets with
+ * mocha, appends one NDJSON event per finished test to `<reportsDir>/.raw/events.ndjson` and
+ * hands progress lines to the caller as tests finish.
  * @packageDocumentation
  */
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
@@ -13,24 +13,33 @@ import { createDefaultDrivers, loadDriverModule } from '../drivers/index.js';
 import { Recorder, secretsOf } from '../drivers/recorder.js';
 import type { Drivers } from '../drivers/types.js';
 import { CprcError } from '../errors.js';
+import type { RunEvent, Target, TestResult } from '../model/results.js';
 import { packageRoot } from '../paths.js';
 import { loadRunConfig, targetUrls } from './config.js';
 import { setRunContext } from './context.js';
 import { listSuiteFiles } from './files.js';
 import { CprcReporter, type CprcReporterOptions, progressLine, testId } from './reporter.js';
-import {
-  CHILD_OPTIONS_ENV,
-  type ChildOptions,
-  type RunEvent,
-  type Target,
-  type TestResult,
-} from './types.js';
+import { CHILD_OPTIONS_ENV, type ChildOptions } from './types.js';
 
 /** How long a check still running at an interruption may take to finish (ms). */
 const INTERRUPT_GRACE_MS = 1000;
 
-function readOptions(): ChildOptions {
-  const file = process.env[CHILD_OPTIONS_ENV];
+/** What the child's process entry gives {@link runChildProcess}. */
+export interface ChildIo {
+  /** The environment (to find {@link CHILD_OPTIONS_ENV}). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Prints one progress line (stdout of the child). */
+  progress(line: string): void;
+  /** Prints one diagnostic line (stderr of the child). */
+  warn(line: string): void;
+  /** Registers what to do on SIGINT/SIGTERM. */
+  onInterrupt(handler: () => void): void;
+  /** Leaves the process at once with `code` (an interrupted run whose check will not end). */
+  exit(code: number): void;
+}
+
+function readOptions(env: ChildIo['env']): ChildOptions {
+  const file = env[CHILD_OPTIONS_ENV];
   if (!file)
     throw new CprcError(
       'CPRC_USAGE',
@@ -39,8 +48,12 @@ function readOptions(): ChildOptions {
   return JSON.parse(readFileSync(file, 'utf8')) as ChildOptions;
 }
 
-async function main(): Promise<number> {
-  const opts = readOptions();
+/**
+ * Runs the suites in the mocha child. Resolves 0 when the run went through (the verdict is the
+ * parent's); rejects when it could not start (the entry exits 2).
+ */
+export async function runChildProcess(io: ChildIo): Promise<number> {
+  const opts = readOptions(io.env);
   const { config, configDir } = loadRunConfig(opts.configPath);
   const recorder = new Recorder(secretsOf(config));
   const defaults = createDefaultDrivers(config, { recorder, configDir });
@@ -73,6 +86,7 @@ async function main(): Promise<number> {
     recorder,
     reportsDir: opts.reportsDir,
     timeoutMs: opts.timeoutMs,
+    level: opts.level ?? 'profile',
   });
 
   const eventsFd = openSync(join(opts.reportsDir, '.raw', 'events.ndjson'), 'a');
@@ -86,13 +100,14 @@ async function main(): Promise<number> {
     seed: opts.seed,
     runs: opts.runs,
     targets: opts.targets,
+    level: opts.level ?? 'profile',
     target_urls: targetUrls(config, opts.targets),
     started_at: new Date().toISOString(),
   });
 
   const onResult = (r: TestResult): void => {
     write({ type: 'test', ...r });
-    process.stdout.write(`${progressLine(r)}\n`);
+    io.progress(progressLine(r));
   };
   const reporterOptions: CprcReporterOptions = {
     suitesRoot: opts.suitesRoot,
@@ -123,19 +138,14 @@ async function main(): Promise<number> {
     // gets a short grace, then the child leaves: every finished test is already on disk.
     runner?.abort();
     setTimeout(() => {
-      void Promise.race([closeDrivers(), new Promise((r) => setTimeout(r, 500))]).then(() =>
-        process.exit(130),
-      );
+      void Promise.race([closeDrivers(), new Promise((r) => setTimeout(r, 500))]).then(() => io.exit(130));
     }, INTERRUPT_GRACE_MS).unref();
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  io.onInterrupt(stop);
 
   try {
     if (fileCount === 0) {
-      process.stderr.write(
-        `cprc: no compiled suites under ${opts.suitesRoot} for ${opts.targets.join(', ')}\n`,
-      );
+      io.warn(`cprc: no compiled suites under ${opts.suitesRoot} for ${opts.targets.join(', ')}`);
     }
     try {
       await mocha.loadFilesAsync();
@@ -168,11 +178,3 @@ async function main(): Promise<number> {
   }
   return 0;
 }
-
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    process.stderr.write(`cprc: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(2);
-  },
-);

@@ -1,11 +1,12 @@
+import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ErrorObject } from 'ajv';
-import type { RunConfig } from '../drivers/types.js';
 import { CprcError } from '../errors.js';
 import type { Endpoints } from '../generated/tool/results.js';
+import type { RunConfig } from '../generated/tool/run-config.js';
+import { type StartEvent, TARGETS, type Target } from '../model/results.js';
 import { getSchemaValidator } from '../schemas/registry.js';
-import { type StartEvent, TARGETS, type Target } from './types.js';
 
 /** A loaded run configuration. */
 export interface LoadedConfig {
@@ -97,6 +98,7 @@ export function loadRunConfig(file: string): LoadedConfig {
     );
   }
   const config = structuredClone(raw) as RunConfig;
+  checkPrincipalKeys(config, file);
   if (config.tls) {
     for (const [key, name] of PATH_MEMBERS) {
       const v = config.tls[key];
@@ -207,4 +209,40 @@ export function checkWalletCommand(command: readonly string[], configDir: string
     'CPRC_TARGET_UNREACHABLE',
     `"wallet.command": program "${program}" not found or not executable; fix the path (relative paths start at the config file's folder) or PATH`,
   );
+}
+
+/**
+ * Refuses a principal whose private key does not belong to its public key (`d` of another key
+ * than `x`), or whose `d` is no Ed25519 private key: such a run would only yield errors on every
+ * signed request. Names the principal, never the key (a secret).
+ */
+export function checkPrincipalKeys(config: RunConfig, file: string): void {
+  const principals = (config.operator?.principals ?? {}) as Record<string, unknown>;
+  for (const [name, principal] of Object.entries(principals)) {
+    const jwk = (
+      principal as { private_key_jwk?: { kty?: unknown; crv?: unknown; x?: unknown; d?: unknown } }
+    )?.private_key_jwk;
+    if (!jwk || typeof jwk.d !== 'string' || typeof jwk.x !== 'string') continue;
+    const member = `operator.principals.${name}.private_key_jwk`;
+    let x: string;
+    try {
+      const key = createPrivateKey({
+        key: { kty: 'OKP', crv: 'Ed25519', d: jwk.d, x: jwk.x },
+        format: 'jwk',
+      });
+      // the raw public key is the last 32 bytes of its SPKI DER form
+      x = createPublicKey(key).export({ format: 'der', type: 'spki' }).subarray(-32).toString('base64url');
+    } catch {
+      throw new CprcError(
+        'CPRC_CONFIG_INVALID',
+        `${file}: "${member}": "d" is not an Ed25519 private key (32 bytes, base64url); give principal "${name}"'s own key pair`,
+      );
+    }
+    if (x !== jwk.x) {
+      throw new CprcError(
+        'CPRC_CONFIG_INVALID',
+        `${file}: "${member}": the private key "d" does not belong to the public key "x" of principal "${name}"; give that principal's own key pair (every signed request would fail otherwise)`,
+      );
+    }
+  }
 }

@@ -1,12 +1,13 @@
 /**
  * Run context of the mocha child: set by `child.ts` before any suite file is loaded, read by the
- * suite library (`suites/_lib`) and by the runner's mocha reporter. One run per process.
+ * suite library (`suites/_lib`). One run per process.
  * @packageDocumentation
  */
 import type { Recorder } from '../drivers/recorder.js';
-import type { Drivers, RunConfig } from '../drivers/types.js';
+import type { Drivers } from '../drivers/types.js';
 import { CprcError } from '../errors.js';
-import type { PropertyInfo, ResultState, Target, WalletChannel } from './types.js';
+import type { RunConfig } from '../generated/tool/run-config.js';
+import type { Level, Target, WalletChannel } from '../model/results.js';
 
 /** Everything a suite can know about the run. */
 export interface RunContext {
@@ -30,31 +31,11 @@ export interface RunContext {
   reportsDir: string;
   /** Per-test timeout in ms. */
   timeoutMs: number;
-}
-
-/**
- * What a check decided about its test, read by the reporter when the test ends. Set by the suite
- * library; a test without an outcome is classified from mocha's own state.
- */
-export interface CheckOutcome {
-  /** Decided state; `undefined` means "whatever mocha says" (passed or failed). */
-  state?: ResultState;
-  /** Message for failed/warning/error. */
-  message?: string;
-  /** Reason of a skip. */
-  skip_reason?: string;
-  /** Requirement IDs of the check. */
-  requirements?: string[];
-  /** Stable slug of the check (`<channel>/<slug>` for wallet checks); the test id is `<target>/<slug>`. */
-  slug?: string;
-  /** Wallet channel the check ran through. */
-  channel?: WalletChannel;
-  /** Property details. */
-  property?: PropertyInfo;
+  /** Conformance level asked (`--level`): a failed PROFILE MUST is `failed` at `profile`, a warning at `spec`. */
+  level: Level;
 }
 
 let current: RunContext | undefined;
-const outcomes = new WeakMap<object, CheckOutcome>();
 
 /** Installs the run context (child only, once, before suites are loaded). */
 export function setRunContext(ctx: RunContext): void {
@@ -78,19 +59,4 @@ export function getRunContext(): RunContext {
 /** True when a run context is installed. */
 export function hasRunContext(): boolean {
   return current !== undefined;
-}
-
-/** Returns the outcome record of a mocha test, creating it. */
-export function outcomeOf(test: object): CheckOutcome {
-  let o = outcomes.get(test);
-  if (!o) {
-    o = {};
-    outcomes.set(test, o);
-  }
-  return o;
-}
-
-/** Returns the outcome record of a mocha test if a check made one. */
-export function peekOutcome(test: object): CheckOutcome | undefined {
-  return outcomes.get(test);
 }

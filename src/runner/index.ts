@@ -1,9 +1,10 @@
 /**
- * The runner: `runSuites` (parent side of `cprc run`), config loading, preflight, and the types of
- * the NDJSON event stream shared with the reporters. The mocha child entry is `child.ts`.
+ * The runner: `runSuites` (parent side of `cprc run`), config loading, preflight, the baseline, and
+ * the mocha child's work (`child.ts`; its process entry is `src/cli/child.ts`).
  * @packageDocumentation
  */
-export { failureState } from './classify.js';
+export { loadBaseline } from './baseline.js';
+export { type ChildIo, runChildProcess } from './child.js';
 export {
   describeConfigError,
   type LoadedConfig,
@@ -11,7 +12,7 @@ export {
   selectTargets,
   targetUrls,
 } from './config.js';
-export { type CheckOutcome, getRunContext, hasRunContext, type RunContext } from './context.js';
+export { getRunContext, hasRunContext, type RunContext } from './context.js';
 export { listSuiteFiles } from './files.js';
 export { type PreflightProbe, preflight, preflightProbes } from './preflight.js';
 export { idsFromTitle, progressLine, testId } from './reporter.js';

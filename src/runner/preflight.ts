@@ -1,8 +1,8 @@
 import { describeTransportError, HttpClient } from '../drivers/http.js';
-import type { RunConfig } from '../drivers/types.js';
 import { CprcError } from '../errors.js';
+import type { RunConfig } from '../generated/tool/run-config.js';
+import type { Target } from '../model/results.js';
 import { checkWalletCommand } from './config.js';
-import type { Target } from './types.js';
 
 /** One address reached by the preflight. */
 export interface PreflightProbe {
@@ -54,7 +54,7 @@ export async function preflight(
     timeoutMs,
     maxResponseBytes: config.limits?.max_response_bytes ?? 1024 * 1024,
   });
-  const problems: string[] = [];
+  const problems: PreflightProblem[] = [];
   try {
     await Promise.all(
       probes.map(async (p) => {
@@ -64,7 +64,12 @@ export async function preflight(
           // an oversize answer is still an answer: the target is reachable
           if (err instanceof CprcError && err.code === 'CPRC_RESPONSE_TOO_LARGE') return;
           const cause = (err as { cause?: unknown }).cause ?? err;
-          problems.push(`${p.member} ${p.url}: ${describeTransportError(cause, timeoutMs).text}`);
+          problems.push({
+            target: p.member.split('.')[0] as Target,
+            member: p.member,
+            url: p.url,
+            text: `${p.member} ${p.url}: ${describeTransportError(cause, timeoutMs).text}`,
+          });
         }
       }),
     );
@@ -75,14 +80,38 @@ export async function preflight(
     try {
       checkWalletCommand(config.wallet.command, config.wallet.cwd ?? configDir);
     } catch (err) {
-      problems.push((err as Error).message);
+      problems.push({ target: 'wallet', member: 'wallet.command', text: (err as Error).message });
     }
   }
   if (problems.length > 0) {
-    throw new CprcError(
-      'CPRC_TARGET_UNREACHABLE',
-      `cannot reach the target before the run (no test was run):\n  - ${problems.sort().join('\n  - ')}\nstart the target or fix the config, then run again`,
-    );
+    problems.sort((a, b) => a.text.localeCompare(b.text));
+    throw new PreflightError(problems);
   }
   return probes;
+}
+
+/** One address (or the wallet command) the preflight could not reach. */
+export interface PreflightProblem {
+  target: Target;
+  /** Config member, e.g. `payee.base_url`. */
+  member: string;
+  url?: string;
+  /** What went wrong, naming the member and URL. */
+  text: string;
+}
+
+/**
+ * The preflight failed: `CPRC_TARGET_UNREACHABLE` (exit 2) with every unreachable address in
+ * `problems`, so the runner can still write minimal reports (one errored case per address).
+ */
+export class PreflightError extends CprcError {
+  readonly problems: readonly PreflightProblem[];
+  constructor(problems: readonly PreflightProblem[]) {
+    super(
+      'CPRC_TARGET_UNREACHABLE',
+      `cannot reach the target before the run (no test was run):\n  - ${problems.map((p) => p.text).join('\n  - ')}\nstart the target or fix the config, then run again`,
+    );
+    this.name = 'PreflightError';
+    this.problems = problems;
+  }
 }

@@ -2,9 +2,7 @@ import { createHash } from 'node:crypto';
 import { relative, sep } from 'node:path';
 import Mocha from 'mocha';
 import type { Recorder } from '../drivers/recorder.js';
-import { failureState } from './classify.js';
-import { peekOutcome } from './context.js';
-import type { Target, TestResult } from './types.js';
+import { outcomeOfTest, type Target, type TestResult } from '../model/results.js';
 
 /** Options the child hands the reporter (through mocha's `reporterOptions`). */
 export interface CprcReporterOptions {
@@ -32,15 +30,6 @@ export function testId(target: string, fullTitle: string): string {
   return `${target}/t-${createHash('sha256').update(`${target}\n${fullTitle}`, 'utf8').digest('hex').slice(0, 16)}`;
 }
 
-function isAssertion(err: unknown): boolean {
-  const e = err as { name?: string; code?: string; message?: string } | undefined;
-  return (
-    e?.name === 'AssertionError' ||
-    e?.code === 'ERR_ASSERTION' ||
-    /^Property failed after \d+ tests?/.test(e?.message ?? '')
-  );
-}
-
 /** One progress line, as printed while the run goes. */
 export function progressLine(r: TestResult): string {
   const label = `${r.title}${r.channel ? ` (${r.channel})` : ''}`;
@@ -55,6 +44,8 @@ export function progressLine(r: TestResult): string {
       return `  - ${label} (skipped: ${r.skip_reason ?? 'no reason given'})`;
     case 'error':
       return `  E ${label}\n      error: ${firstLine(r.message)}`;
+    default:
+      return `  ? ${label}`;
   }
 }
 
@@ -63,9 +54,11 @@ function firstLine(s: string | undefined): string {
 }
 
 /**
- * Mocha reporter of the child: turns every finished test (and every failed hook) into a
- * {@link TestResult} — state from the suite library's outcome, else from mocha — with the
- * exchanges recorded meanwhile, and hands it to `onResult` at once.
+ * Mocha reporter of the child: serialises the outcome each {@link check} attached to its test
+ * (`CHECK_OUTCOME`: state, failure level, message, requirements, channel, property, evidence)
+ * into a {@link TestResult}, with the exchanges recorded meanwhile, and hands it to `onResult`
+ * at once. It decides only what mocha alone knows: a check that timed out, a failing hook, a
+ * pending test, and a mocha test that is not a check (a suite error).
  */
 export class CprcReporter {
   constructor(runner: Mocha.Runner, options: { reporterOptions?: CprcReporterOptions }) {
@@ -81,56 +74,54 @@ export class CprcReporter {
       const target = (file.split('/')[0] ?? 'payee') as Target;
       return { file, target };
     };
+    const message = (e: unknown): string =>
+      opts.recorder.redact(e instanceof Error ? e.message : e === undefined ? '' : String(e));
 
     const emit = (test: Mocha.Runnable, hookFailure?: unknown): void => {
       if (done.has(test)) return;
       done.add(test);
       const { file, target } = locate(test);
       const fullTitle = test.fullTitle();
-      const outcome = peekOutcome(test);
-      const requirements = outcome?.requirements ?? idsFromTitle(test.title);
+      const outcome = outcomeOfTest(test);
+      const recorded = opts.recorder.take();
       const result: TestResult = {
-        id: outcome?.slug ? `${target}/${outcome.slug}` : testId(target, fullTitle),
+        id: outcome ? `${target}/${outcome.slug}` : testId(target, fullTitle),
         title: test.title,
         full_title: fullTitle,
         file,
         target,
-        requirements,
+        requirements: outcome ? [...outcome.requirements] : idsFromTitle(test.title),
         state: 'passed',
         duration_ms: Math.round(test.duration ?? 0),
-        exchanges: opts.recorder.take(),
+        exchanges: outcome?.exchanges ?? recorded,
       };
       if (outcome?.channel) result.channel = outcome.channel;
       if (outcome?.property) result.property = outcome.property;
-      const err = hookFailure ?? errors.get(test);
-      const message = (e: unknown): string =>
-        opts.recorder.redact(e instanceof Error ? e.message : e === undefined ? '' : String(e));
+      const err = errors.get(test);
       if (hookFailure !== undefined) {
         result.state = 'error';
         result.message = `suite error in ${test.title}: ${message(hookFailure)}`;
-      } else if (test.isPending() || outcome?.state === 'skipped') {
-        result.state = 'skipped';
-        result.skip_reason = outcome?.skip_reason ?? 'marked as pending in the suite';
-      } else if (test.state === 'failed') {
-        const code = (err as { code?: string } | undefined)?.code;
-        if (code === 'ERR_MOCHA_TIMEOUT') {
-          result.state = 'error';
-          result.message = `timeout: the check did not finish within ${test.timeout()} ms (--timeout)`;
-        } else if (outcome?.state === 'error' || outcome?.state === 'failed') {
-          result.state = outcome.state;
-          result.message = outcome.message ?? message(err);
-        } else if (isAssertion(err)) {
-          result.state = failureState(requirements);
-          result.message = message(err);
-        } else {
-          result.state = 'error';
-          result.message = `suite error: ${message(err)}`;
-        }
-      } else if (outcome?.state === 'warning') {
-        result.state = 'warning';
+      } else if ((err as { code?: string } | undefined)?.code === 'ERR_MOCHA_TIMEOUT') {
+        result.state = 'error';
+        result.message = `timeout: the check did not finish within ${test.timeout()} ms (--timeout)`;
+      } else if (outcome?.state !== undefined) {
+        // the check decided: serialise its outcome as it is
+        result.state = outcome.state;
+        if (outcome.failure_level) result.failure_level = outcome.failure_level;
         if (outcome.message !== undefined) result.message = outcome.message;
+        if (outcome.skip_reason !== undefined) result.skip_reason = outcome.skip_reason;
+      } else if (test.isPending()) {
+        result.state = 'skipped';
+        result.skip_reason = 'marked as pending in the suite';
+      } else if (!outcome) {
+        // a plain mocha test: suites register checks with check(), which carry their verdict
+        result.state = 'error';
+        result.message = `suite error: "${test.title}" is not registered with check() (suites/_lib), so it has no verdict${
+          test.state === 'failed' ? `; it failed: ${message(err)}` : ''
+        }`;
       } else {
-        result.state = 'passed';
+        result.state = 'error';
+        result.message = `suite error: the check ended without a verdict${err !== undefined ? `: ${message(err)}` : ''}`;
       }
       opts.onResult(result);
     };

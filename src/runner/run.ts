@@ -3,20 +3,25 @@ import { randomInt } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { loadCoverage } from '../catalog/coverage.js';
 import { loadAmbiguities, loadCatalog } from '../catalog/index.js';
 import { redactValue, secretsOf } from '../drivers/recorder.js';
 import { CprcError } from '../errors.js';
+import type { RunConfig } from '../generated/tool/run-config.js';
+import type { Level, RunEvent, Target } from '../model/results.js';
 import { packageRoot } from '../paths.js';
 import { type WriteReportsResult, writeReports } from '../reporters/index.js';
-import { loadRunConfig, selectTargets } from './config.js';
+import { terminalLine } from '../reporters/safe-text.js';
+import { loadBaseline } from './baseline.js';
+import { loadRunConfig, selectTargets, targetUrls } from './config.js';
 import {
   DEFAULT_GRACE_MS,
   DEFAULT_MAX_DURATION_MS,
   DEFAULT_RUNS,
   DEFAULT_TEST_TIMEOUT_MS,
 } from './defaults.js';
-import { preflight } from './preflight.js';
-import { CHILD_OPTIONS_ENV, type ChildOptions, type RunEvent, type Target } from './types.js';
+import { PreflightError, preflight } from './preflight.js';
+import { CHILD_OPTIONS_ENV, type ChildOptions } from './types.js';
 
 export { DEFAULT_GRACE_MS, DEFAULT_MAX_DURATION_MS, DEFAULT_RUNS, DEFAULT_TEST_TIMEOUT_MS };
 
@@ -54,6 +59,12 @@ export interface RunSuitesOptions {
   onStart?: (info: { seed: number; runs: number; targets: Target[]; reportsDir: string }) => void;
   /** The command line that reproduces the run, for the reports. */
   command?: string[];
+  /** Conformance level asked (default `profile` with the built-in drivers, `spec` with a driver module). */
+  level?: Level;
+  /** Any skipped check fails the run. */
+  failOnSkip?: boolean;
+  /** Path of an expected-failures baseline (schemas/tool/baseline.schema.json). */
+  baselineFile?: string;
 }
 
 /** What {@link runSuites} produced. */
@@ -70,7 +81,9 @@ export interface RunSuitesResult {
   targets: Target[];
   /** What the reporters wrote. */
   reports: WriteReportsResult;
-  /** 0 when no test failed or errored and the run is complete, 1 otherwise. */
+  /** Level the run was asked for. */
+  level: Level;
+  /** 0 when the verdict at the level asked is pass (see `reports.verdict`), 1 otherwise. */
   exitCode: 0 | 1;
 }
 
@@ -112,7 +125,7 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
     );
   }
   const root = packageRoot();
-  const childEntry = join(root, 'dist', 'src', 'runner', 'child.js');
+  const childEntry = join(root, 'dist', 'src', 'cli', 'child.js');
   const suitesRoot = resolve(options.suitesRoot ?? join(root, 'dist', 'suites'));
   if (!existsSync(childEntry) || !existsSync(suitesRoot)) {
     throw new CprcError(
@@ -124,8 +137,35 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
   const runs = options.runs ?? DEFAULT_RUNS;
   const reportsDir = resolve(options.reportsDir);
   const timeoutMs = options.timeoutMs ?? config.timeouts?.test_ms ?? DEFAULT_TEST_TIMEOUT_MS;
+  const level: Level = options.level ?? (driverModule ? 'spec' : 'profile');
+  const baseline = options.baselineFile ? loadBaseline(options.baselineFile) : undefined;
 
-  await preflight(config, targets, configDir);
+  try {
+    await preflight(config, targets, configDir);
+  } catch (err) {
+    // A CI job whose target is down still gets reports to show: one errored case per address.
+    if (err instanceof PreflightError) {
+      const written = await writePreflightReports(err, {
+        config,
+        targets,
+        reportsDir,
+        seed,
+        runs,
+        level,
+        ...(options.command ? { command: options.command } : {}),
+      }).catch(() => undefined);
+      if (written) {
+        throw new CprcError(
+          err.code,
+          `${err.message}\nreports with one errored case per unreachable address: ${reportsDir}`,
+          {
+            cause: err,
+          },
+        );
+      }
+    }
+    throw err;
+  }
 
   const rawDir = join(reportsDir, '.raw');
   mkdirSync(rawDir, { recursive: true });
@@ -140,6 +180,7 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
     runs,
     bail: options.bail ?? false,
     timeoutMs,
+    level,
     ...(options.grep ? { grep: options.grep } : {}),
     ...(driverModule ? { driverModule } : {}),
   };
@@ -161,19 +202,22 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
     incompleteReason = `the suite process ended early (${signal ? `signal ${signal}` : `code ${code}`})${stderr.trim() ? `: ${stderr.trim().slice(-500)}` : ''}`;
   }
   const secrets = secretsOf(config);
+  const coverage = coverageOrNone();
   const reports = await writeReports({
     reportsDir,
     events,
     catalog: loadCatalog().requirements,
     ambiguities: loadAmbiguities().ambiguities,
+    ...(coverage ? { coverage } : {}),
     incomplete: incompleteReason !== undefined,
     ...(incompleteReason ? { incomplete_reason: incompleteReason } : {}),
     config: redactValue(config, secrets) as Record<string, unknown>,
     ...(options.command ? { command: options.command } : {}),
     secrets,
+    failOnSkip: options.failOnSkip === true,
+    ...(baseline ? { baseline } : {}),
   });
-  const broken = events.some((e) => e.type === 'test' && (e.state === 'failed' || e.state === 'error'));
-  const exitCode = broken || incompleteReason !== undefined || reports.verdict === 'fail' ? 1 : 0;
+  const exitCode = incompleteReason !== undefined || reports.verdict === 'fail' ? 1 : 0;
   return {
     events,
     incomplete: incompleteReason !== undefined,
@@ -181,8 +225,18 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
     seed,
     targets,
     reports,
+    level,
     exitCode,
   };
+}
+
+/** The coverage file, if the package has a readable one (reports use it; a run never fails for it). */
+function coverageOrNone(): ReturnType<typeof loadCoverage> {
+  try {
+    return loadCoverage();
+  } catch {
+    return undefined;
+  }
 }
 
 /** Runs the child; forwards interruption, enforces the wall-clock bound, streams progress. */
@@ -204,7 +258,8 @@ function runChild(
       stderr = (stderr + d).slice(-8192);
     });
     const lines = createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY });
-    lines.on('line', (line) => options.onProgress?.(line));
+    // a target's text in a check title or message never reaches the terminal raw
+    lines.on('line', (line) => options.onProgress?.(terminalLine(line)));
 
     const interrupt = (reason: string, sig: NodeJS.Signals): void => {
       if (interruption !== undefined) return;
@@ -230,5 +285,69 @@ function runChild(
       options.signal?.removeEventListener('abort', onAbort);
       resolvePromise({ code, signal, ...(interruption ? { interruption } : {}), stderr });
     });
+  });
+}
+
+/**
+ * Minimal valid reports of a run whose preflight failed: a start event, one errored case per
+ * unreachable address (named by its config member, with the cause), and an end event; the run is
+ * marked incomplete (no check ran), so the verdict is FAIL. `cprc run` still exits 2.
+ */
+async function writePreflightReports(
+  err: PreflightError,
+  ctx: {
+    config: RunConfig;
+    targets: Target[];
+    reportsDir: string;
+    seed: number;
+    runs: number;
+    level: Level;
+    command?: string[];
+  },
+): Promise<WriteReportsResult> {
+  const now = new Date().toISOString();
+  const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
+  const events: RunEvent[] = [
+    {
+      type: 'start',
+      suite_version: pkg.version,
+      seed: ctx.seed,
+      runs: ctx.runs,
+      targets: ctx.targets,
+      level: ctx.level,
+      target_urls: targetUrls(ctx.config, ctx.targets),
+      started_at: now,
+    },
+    ...err.problems.map((p): RunEvent => {
+      const slug = p.member.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
+      const title = `preflight: ${p.member} answers`;
+      return {
+        type: 'test',
+        id: `${p.target}/preflight/${slug}`,
+        title,
+        full_title: title,
+        file: '(preflight)',
+        target: p.target,
+        requirements: [],
+        state: 'error',
+        message: `preflight failed, no check was run: ${p.text}`,
+        duration_ms: 0,
+        exchanges: [],
+      };
+    }),
+    { type: 'end', finished_at: now },
+  ];
+  const secrets = secretsOf(ctx.config);
+  return writeReports({
+    reportsDir: ctx.reportsDir,
+    events,
+    catalog: loadCatalog().requirements,
+    ambiguities: loadAmbiguities().ambiguities,
+    ...(coverageOrNone() ? { coverage: coverageOrNone() } : {}),
+    incomplete: true,
+    incomplete_reason: 'the preflight could not reach the target, so no check was run',
+    config: redactValue(ctx.config, secrets) as Record<string, unknown>,
+    ...(ctx.command ? { command: ctx.command } : {}),
+    secrets,
   });
 }

@@ -48,9 +48,13 @@ export function amountArbitrary(): fc.Arbitrary<string> {
     .map((n) => n.toString());
 }
 
-/** EIP-55 checksummed EVM addresses. */
+/** EIP-55 checksummed EVM addresses (mixed case, so the checksum is visible). */
 export function evmAddressArbitrary(): fc.Arbitrary<string> {
-  return fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b) => toChecksumAddress(`0x${bytesToHex(b)}`));
+  // a checksum shows only in mixed case: an address whose letters came out single-case is left out
+  return fc
+    .uint8Array({ minLength: 20, maxLength: 20 })
+    .map((b) => toChecksumAddress(`0x${bytesToHex(b)}`))
+    .filter((a) => /[a-f]/.test(a.slice(2)) && /[A-F]/.test(a.slice(2)));
 }
 
 /** Example IBANs of the official SWIFT IBAN registry (several countries). */
@@ -87,13 +91,26 @@ export function textArbitrary(max: number): fc.Arbitrary<string> {
   return fc.string({ unit: 'binary', minLength: 1, maxLength: max });
 }
 
+/**
+ * The floor of profile section 2: a member name (case- and separator-insensitive, after any
+ * namespace prefix) that is payer, authorization or state data at any depth.
+ */
+function isPayerOrStateName(key: string): boolean {
+  const n = normaliseKey(key);
+  const whole = key.toLowerCase().replace(/[^a-z0-9]/g, '');
+  return [n, whole].some(
+    (k) =>
+      PAYER_KEYS.has(k) ||
+      SEPARATION_KEYS.has(k) ||
+      /^(payer|debtor|mandate|settlement)/.test(k) ||
+      ['authorization', 'signedtx', 'rawtx', 'permit', 'executiondate', 'state', 'status'].includes(k),
+  );
+}
+
 function hasForbiddenKey(value: unknown): boolean {
   if (Array.isArray(value)) return value.some(hasForbiddenKey);
   if (typeof value !== 'object' || value === null) return false;
-  return Object.entries(value).some(([k, v]) => {
-    const n = normaliseKey(k);
-    return PAYER_KEYS.has(n) || SEPARATION_KEYS.has(n) || hasForbiddenKey(v);
-  });
+  return Object.entries(value).some(([k, v]) => isPayerOrStateName(k) || hasForbiddenKey(v));
 }
 
 /** Extension maps with namespaced keys and arbitrary JSON values, free of payer/state member names. */
@@ -204,7 +221,9 @@ function cprOfRail(rail: CprRail, nowMs: number): fc.Arbitrary<JsonObject> {
           fc.record({
             type: fc.constantFrom('stablecoin', 'tokenized'),
             code: fc.constantFrom('USDC', 'EURC', 'USDT', 'BOND-2030'),
-            chain_id: fc.integer({ min: 1, max: 1_000_000 }).map((n) => `eip155:${n}`),
+            // profile 2: every chain identifier names the same chain (the document's chain_id,
+            // filled in below), written as eip155:N, N or 0x-hex
+            chain_id: fc.constantFrom('eip155', 'decimal', 'hex'),
           }),
           fc.record({ type: fc.constant('crypto'), code: fc.constantFrom('ETH', 'BTC') }),
         )
@@ -215,7 +234,8 @@ function cprOfRail(rail: CprRail, nowMs: number): fc.Arbitrary<JsonObject> {
       createdAgoMs: fc.integer({ min: 0, max: 86_400_000 }),
       expiresInMs: fc.integer({ min: 3_600_000, max: 28 * 86_400_000 }),
       withMillis: fc.boolean(),
-      display_name: optional(textArbitrary(70)),
+      // profile 2: a display_name is not only white space
+      display_name: optional(textArbitrary(70).filter((t) => t.trim() !== '')),
       amount: optional(amountArbitrary()),
       asset,
       memo: optional(textArbitrary(140)),
@@ -223,6 +243,17 @@ function cprOfRail(rail: CprRail, nowMs: number): fc.Arbitrary<JsonObject> {
       sub,
     })
     .map((r) => {
+      const asset: JsonObject = { ...r.asset };
+      const chain = r.sub.fields.chain_id;
+      if (typeof asset.chain_id === 'string' && typeof chain === 'string') {
+        const n = BigInt(chain);
+        asset.chain_id =
+          asset.chain_id === 'eip155'
+            ? `eip155:${n}`
+            : asset.chain_id === 'hex'
+              ? `0x${n.toString(16)}`
+              : `${n}`;
+      }
       const iso = (ms: number): string => {
         const s = new Date(Math.floor(ms / 1000) * 1000 + (r.withMillis ? ms % 1000 : 0)).toISOString();
         return r.withMillis ? s : s.replace('.000Z', 'Z');
@@ -233,7 +264,7 @@ function cprOfRail(rail: CprRail, nowMs: number): fc.Arbitrary<JsonObject> {
         created_at: iso(nowMs - r.createdAgoMs),
         expires_at: iso(nowMs + r.expiresInMs),
         payee: compact({ display_name: r.display_name, rail_address: r.sub.railAddress }),
-        value: compact({ amount: r.amount, asset: r.asset }),
+        value: compact({ amount: r.amount, asset }),
         memo: r.memo,
         rail_hint: rail === 'NONE' ? undefined : rail,
         extensions: r.extensions,
@@ -243,10 +274,12 @@ function cprOfRail(rail: CprRail, nowMs: number): fc.Arbitrary<JsonObject> {
 }
 
 /**
- * Valid CPR-1.0 documents (payee and wallet readings) of one rail or of any rail: UUIDv4
- * request_id, Z timestamps around `now`, a digit-string amount (sometimes omitted, often beyond
- * 2^53), an asset fitting the rail, the sub-interface's fields at the top level with
- * `payee.rail_address` agreeing, optional memo and namespaced extensions.
+ * Valid CPR-1.0 documents (payee and wallet readings, every rule of profile section 2) of one
+ * rail or of any rail: UUIDv4 request_id, Z timestamps around `now`, a digit-string amount
+ * (sometimes omitted, often beyond 2^53), an asset fitting the rail (an on-chain asset's
+ * chain_id names the document's chain), the sub-interface's fields at the top level with
+ * `payee.rail_address` agreeing, byte-length fields in their written forms, a display_name that
+ * is not only white space, optional memo and namespaced extensions free of payer/state names.
  *
  * @example
  * ```ts

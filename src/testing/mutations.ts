@@ -104,7 +104,8 @@ export const CPR_MUTATIONS: readonly CprMutation[] = [
   {
     name: 'request-id-not-uuid',
     requirement: same('PRF-1-IDENTIFIER-UUID'),
-    modes: BOTH,
+    // profile section 1: a wallet accepts any non-empty string request_id (only a warning)
+    modes: ['payee'],
     applies: always,
     apply: edit((d) => {
       d.request_id = 'order-42';

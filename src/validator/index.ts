@@ -9,10 +9,30 @@
  * ```
  * @packageDocumentation
  */
+export { ISO20022_PURPOSE_CODES } from './data/iso20022-purpose-codes.js';
+export { isValidUnderEveryRule } from './every-rule.js';
+export {
+  DEFAULT_MAX_BYTES,
+  type InputResult,
+  type ValidateInputsOptions,
+  validateInputs,
+} from './inputs/index.js';
+export {
+  type DuplicateMember,
+  decodeJsonBytes,
+  JSON_TEXT_REQUIREMENTS,
+  type JsonTextScan,
+  type ParsedText,
+  parseJsonText,
+  scanJsonText,
+  validateCprBytes,
+  validateCprText,
+} from './json-text.js';
 export { parseRfc3339, type Rfc3339Instant } from './rfc3339.js';
+export { chainKey } from './rules/chain-id-agrees.js';
 export { toChecksumAddress } from './rules/evm-address-checksum.js';
 export { CPR_RULES } from './rules/index.js';
-export { normaliseKey, PAYER_KEYS, SEPARATION_KEYS } from './rules/no-payer-data.js';
+export { isPayerDataName, normaliseKey, PAYER_KEYS, SEPARATION_KEYS } from './rules/no-payer-data.js';
 export {
   ADDRESS_FIELDS,
   ALL_FIELDS,

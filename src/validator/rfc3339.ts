@@ -28,33 +28,38 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz
  * ```
  */
 export function parseRfc3339(text: string): Readonly<Rfc3339Instant> | null {
-  // Several rules read the same two timestamps of a document: remember recent answers.
-  const hit = cache.get(text);
-  if (hit !== undefined) return hit;
+  // Several rules read the same two timestamps of a document: the last few answers are kept
+  // (a small ring, so a stream of distinct documents never thrashes a large cache).
+  for (let k = 0; k < RING; k++)
+    if (ringKeys[k] === text) return ringValues[k] as Readonly<Rfc3339Instant> | null;
   const parsed = parseUncached(text);
-  if (cache.size >= CACHE_SIZE) cache.clear();
-  cache.set(text, parsed);
+  ringKeys[ringNext] = text;
+  ringValues[ringNext] = parsed;
+  ringNext = (ringNext + 1) % RING;
   return parsed;
 }
 
 /** Recently parsed timestamps (results are frozen, so sharing them is safe). */
-const cache = new Map<string, Readonly<Rfc3339Instant> | null>();
-const CACHE_SIZE = 4096;
+const RING = 4;
+const ringKeys: (string | undefined)[] = new Array(RING).fill(undefined);
+const ringValues: (Readonly<Rfc3339Instant> | null)[] = new Array(RING).fill(null);
+let ringNext = 0;
+
+/** Days in each month of a common year. */
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 function parseUncached(text: string): Readonly<Rfc3339Instant> | null {
   const m = RFC3339.exec(text);
   if (!m) return null;
-  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const hour = Number(m[4]);
+  const minute = Number(m[5]);
+  const second = Number(m[6]);
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 60) return null;
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (day > daysInMonth) return null;
+  const leap = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 1 : 0;
+  if (day > (DAYS[month - 1] as number) + leap) return null;
   const zulu = m[8] === 'Z' || m[8] === 'z';
   let offsetMinutes = 0;
   if (!zulu) {
@@ -64,11 +69,14 @@ function parseUncached(text: string): Readonly<Rfc3339Instant> | null {
     offsetMinutes = (m[9] === '-' ? -1 : 1) * (oh * 60 + om);
   }
   const fraction = m[7] ? Number(`0${m[7]}`) * 1000 : 0;
-  const base = Date.UTC(year, month - 1, day, hour, minute, Math.min(second, 59));
-  const d = new Date(base);
-  d.setUTCFullYear(year); // Date.UTC maps years 0-99 to 1900-1999
+  let base = Date.UTC(year, month - 1, day, hour, minute, Math.min(second, 59));
+  if (year < 100) {
+    const d = new Date(base);
+    d.setUTCFullYear(year); // Date.UTC maps years 0-99 to 1900-1999
+    base = d.getTime();
+  }
   return Object.freeze({
-    epochMs: d.getTime() + Math.floor(fraction) - offsetMinutes * 60_000,
+    epochMs: base + Math.floor(fraction) - offsetMinutes * 60_000,
     zulu,
     offsetMinutes,
   });

@@ -5,33 +5,9 @@
  * @packageDocumentation
  */
 
-/** SPEC: the specification states the rule. PROFILE: the test profile makes the choice. */
-export type FindingLevel = 'SPEC' | 'PROFILE';
+import type { Finding } from '../model/finding.js';
 
-/** `error` makes a document invalid; `warning` does not. */
-export type FindingSeverity = 'error' | 'warning';
-
-/**
- * One thing wrong (or doubtful) in a document, tied to one requirement of the catalog.
- * Matches `schemas/tool/finding.schema.json`.
- *
- * @example
- * ```ts
- * const f: Finding = { requirement: 'CPR-2.1-VERSION', level: 'SPEC', severity: 'error', path: '/cpr_version', message: 'cpr_version must equal "CPR-1.0"' };
- * ```
- */
-export interface Finding {
-  /** Requirement ID from `suites/catalog/requirements.json`. */
-  requirement: string;
-  /** Whether the spec or the profile makes the rule. */
-  level: FindingLevel;
-  /** `error` or `warning`. */
-  severity: FindingSeverity;
-  /** JSON pointer (RFC 6901) into the document; `''` is the root. */
-  path: string;
-  /** Lower-case explanation naming the member and what is wrong. */
-  message: string;
-}
+export type { Finding, FindingLevel, FindingSeverity } from '../model/finding.js';
 
 /** Outcome of a validation: `valid` is true when no finding has severity `error`. */
 export interface ValidationResult {

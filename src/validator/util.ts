@@ -3,7 +3,11 @@
  *
  * @packageDocumentation
  */
-import type { Finding, FindingSeverity } from './types.js';
+
+export { finding, levelOf } from '../model/finding.js';
+export { isObject } from '../model/util.js';
+
+import { isObject } from '../model/util.js';
 
 /**
  * RFC 6901 JSON pointer of a path of member names and indices.
@@ -17,11 +21,6 @@ export function pointer(segments: readonly (string | number)[]): string {
   return segments.map((s) => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 }
 
-/** True for a non-null, non-array object. */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * The own member `key` of `obj` when `obj` is an object, else undefined (never invokes
  * inherited getters: documents are data).
@@ -29,28 +28,6 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 export function member(obj: unknown, key: string): unknown {
   if (!isObject(obj) || !Object.hasOwn(obj, key)) return undefined;
   return obj[key];
-}
-
-/** Level of a requirement ID: `PRF-` IDs are PROFILE choices, the others SPEC rules. */
-export function levelOf(requirement: string): 'SPEC' | 'PROFILE' {
-  return requirement.startsWith('PRF-') ? 'PROFILE' : 'SPEC';
-}
-
-/**
- * Builds a finding; the level follows from the requirement ID.
- *
- * @example
- * ```ts
- * finding('CPR-2.1-MEMO-LENGTH', '/memo', 'memo has 141 code points; at most 140 are allowed');
- * ```
- */
-export function finding(
-  requirement: string,
-  path: string,
-  message: string,
-  severity: FindingSeverity = 'error',
-): Finding {
-  return { requirement, level: levelOf(requirement), severity, path, message };
 }
 
 /** Number of Unicode code points of `s` (not UTF-16 units; profile section 2). */

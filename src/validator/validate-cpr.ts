@@ -70,16 +70,22 @@ export function validateCpr(doc: unknown, opts: ValidateCprOptions = {}): Valida
       };
     }
     const schemaValid = validate(doc);
-    const schemaErrors = schemaValid ? [] : [...(validate.errors ?? [])];
-    const schemaFindings = cprSchemaFindings(schemaErrors, doc);
     const ctx: RuleContext = {
       doc,
       mode,
-      nowMs: (opts.now ?? new Date()).getTime(),
+      nowMs: opts.now ? opts.now.getTime() : Date.now(),
       maxValiditySeconds: opts.maxValiditySeconds ?? DEFAULT_MAX_VALIDITY_SECONDS,
     };
     const ruleFindings: Finding[] = [];
-    for (const rule of CPR_RULES) ruleFindings.push(...rule.check(ctx));
+    for (const rule of CPR_RULES) {
+      const found = rule.check(ctx);
+      for (let i = 0; i < found.length; i++) ruleFindings.push(found[i] as Finding);
+    }
+    // the common case: nothing to merge
+    if (schemaValid)
+      return { valid: !ruleFindings.some((f) => f.severity === 'error'), findings: ruleFindings };
+    const schemaErrors = [...(validate.errors ?? [])];
+    const schemaFindings = cprSchemaFindings(schemaErrors, doc);
     // A rule error at a path says more than the schema keyword there: keep the rule's.
     const ruleErrorPaths = new Set(ruleFindings.filter((f) => f.severity === 'error').map((f) => f.path));
     const findings = [...schemaFindings.filter((f) => !ruleErrorPaths.has(f.path)), ...ruleFindings];

@@ -115,6 +115,11 @@ const FALLBACK_BY_DIR: Readonly<Record<string, string>> = {
   cpr: 'CPR-2.1-FIELD-TYPES',
 };
 
+/** Every requirement a message schema failure can fall back to (declared data for coverage). */
+export const MESSAGE_FALLBACK_REQUIREMENTS: readonly string[] = [
+  ...new Set([...Object.values(FALLBACK_BY_KIND), ...Object.values(FALLBACK_BY_DIR)]),
+].sort();
+
 function segmentsOf(instancePath: string): string[] {
   return instancePath === ''
     ? []

@@ -3,9 +3,15 @@
  *
  * A suite file is an ordinary mocha ESM file run by `cprc run` in a child process. It registers
  * checks with {@link check}; each check names the requirement IDs it covers and its title is the
- * normative sentence it tests. Classification is automatic:
- * - an assertion that fails (node:assert, or the helpers below) -> `failed`, or `warning` when
- *   every ID is a SHOULD/MAY or a PROFILE choice (catalog);
+ * normative sentence it tests. A check is a value: {@link check} decides its whole outcome once
+ * (state, failure level, message, skip reason, requirements, channel, property info, evidence)
+ * and attaches it to the mocha test it registers; the runner only serialises it. Classification
+ * (one place: {@link classifyFailure}) is automatic:
+ * - an assertion that fails (node:assert, or the helpers below) records the level of what failed
+ *   (`spec`: a SPEC MUST among the IDs; `profile`: a PROFILE MUST; `advisory`: only SHOULD/MAY)
+ *   and is `failed` or `warning` at the level asked (`cprc run --level`: at `profile` a PROFILE
+ *   MUST fails, at `spec` it warns; SHOULD/MAY always warn);
+ * - {@link warn} -> `warning` (advisory) whatever the IDs: a MUST whose reading is doubtful;
  * - a driver transport error (refused, timeout, oversize, dead wallet process) -> `error`;
  * - any other exception (a bug in the suite) -> `error`, marked "suite error";
  * - {@link skip} -> `skipped`, with its reason;
@@ -30,14 +36,24 @@
  */
 import { AssertionError } from 'node:assert';
 import fc from 'fast-check';
+import { failureLevelOf } from '../../src/catalog/index.js';
 import type { DriverError, OperatorDriver, PayeeDriver, WalletDriver } from '../../src/drivers/types.js';
 import { isTransportError } from '../../src/drivers/types.js';
-import { failureState } from '../../src/runner/classify.js';
-import { type CheckOutcome, getRunContext, outcomeOf, type RunContext } from '../../src/runner/context.js';
-import type { WalletChannel } from '../../src/runner/types.js';
+import {
+  CHECK_OUTCOME,
+  type CheckOutcome,
+  type Exchange,
+  type FailureLevel,
+  type Level,
+  type State,
+  stateAtLevel,
+  type WalletChannel,
+} from '../../src/model/results.js';
+import { getRunContext, type RunContext } from '../../src/runner/context.js';
 import { type MockPayee, startMockPayee } from './mock-payee.js';
 
 export type * from '../../src/drivers/types.js';
+export type { CheckOutcome, FailureLevel, Level, WalletChannel } from '../../src/model/results.js';
 export type { RunContext } from '../../src/runner/context.js';
 export type { MockPayee, Offer, OfferOptions } from './mock-payee.js';
 
@@ -85,10 +101,11 @@ class WarningSignal extends Error {
 }
 
 /**
- * Ends the running check as a `warning` whatever the level of its IDs: for a deviation from a
- * MUST whose reading is doubtful (an entry of the ambiguity register makes the suite grade it as
- * a warning, never a failure). Ordinary SHOULD and PROFILE checks need not call it: a failed
- * assertion becomes a warning through the catalog. Only valid inside a {@link check}.
+ * Ends the running check as a `warning` graded `advisory` whatever the level of its IDs: for a
+ * deviation from a MUST whose reading is doubtful (an entry of the ambiguity register makes the
+ * suite grade it as a warning, never a failure, at every level). Ordinary SHOULD/MAY checks need
+ * not call it: a failed assertion on them is advisory through the catalog. Only valid inside a
+ * {@link check}.
  * @example
  * ```ts
  * if (doubtful.length > 0) warn(`payee.display_name is absent (AMB-1): ${doubtful.join('; ')}`);
@@ -160,6 +177,39 @@ function messageOf(err: unknown): string {
   return getRunContext().recorder.redact(raw);
 }
 
+/** What a check's end decides: its state and what goes with it. */
+export interface CheckVerdict {
+  state: State;
+  failure_level?: FailureLevel;
+  message?: string;
+  skip_reason?: string;
+}
+
+/**
+ * The one classification of how a check ended (docs/conventions.md, "Result states"): returning
+ * normally (`err` undefined) is `passed`; {@link skip} is `skipped` with its reason; {@link warn}
+ * is a `warning` graded `advisory`; a driver transport error is an `error`; a failed assertion
+ * records the level of what failed ({@link failureLevelOf} of the check's IDs) and is `failed` or
+ * `warning` at the level asked; anything else is a bug of the suite: an `error` marked "suite error".
+ * @example
+ * ```ts
+ * classifyFailure(new AssertionError({ message: 'x' }), ['PRF-2-TOKEN-CONSUMED-410'], 'spec');
+ * // { state: 'warning', failure_level: 'profile', message: 'x' }
+ * ```
+ */
+export function classifyFailure(err: unknown, ids: readonly string[], level: Level): CheckVerdict {
+  if (err === undefined) return { state: 'passed' };
+  if (err instanceof SkipSignal) return { state: 'skipped', skip_reason: err.reason };
+  if (err instanceof WarningSignal)
+    return { state: 'warning', failure_level: 'advisory', message: messageOf(err) };
+  if (isTransportError(err)) return { state: 'error', message: messageOf(err) };
+  if (isAssertion(err)) {
+    const failure = failureLevelOf(ids);
+    return { state: stateAtLevel(failure, level), failure_level: failure, message: messageOf(err) };
+  }
+  return { state: 'error', message: `suite error: ${messageOf(err)}` };
+}
+
 /**
  * Registers one conformance check: a mocha `it` titled `[ID1 ID2] title`. `slug` is the check's
  * stable identity (kebab-case, unique within its target and channel; never reworded once
@@ -186,41 +236,14 @@ export function check(
   if (registeredSlugs.has(checkSlug))
     throw new Error(`check "${title}": the check id "${checkSlug}" is used twice`);
   registeredSlugs.add(checkSlug);
+  const outcome: CheckOutcome = { requirements: [...ids], slug: checkSlug, ...(channel ? { channel } : {}) };
   const test = it(`[${ids.join(' ')}] ${title}`, async function () {
-    const outcome = outcomeOf(this.test as object);
-    outcome.requirements = [...ids];
-    outcome.slug = checkSlug;
-    if (channel) outcome.channel = channel;
     active = outcome;
+    let thrown: unknown;
     try {
       await fn();
-      outcome.state = 'passed';
     } catch (err) {
-      if (err instanceof SkipSignal) {
-        outcome.state = 'skipped';
-        outcome.skip_reason = err.reason;
-        this.skip();
-      }
-      if (err instanceof WarningSignal) {
-        outcome.state = 'warning';
-        outcome.message = messageOf(err);
-        return; // mocha sees a pass; the reporter records the warning
-      }
-      if (isTransportError(err)) {
-        outcome.state = 'error';
-        outcome.message = messageOf(err);
-        throw err;
-      }
-      if (isAssertion(err)) {
-        const state = failureState(ids);
-        outcome.state = state;
-        outcome.message = messageOf(err);
-        if (state === 'warning') return; // mocha sees a pass; the reporter records the warning
-        throw err;
-      }
-      outcome.state = 'error';
-      outcome.message = `suite error: ${messageOf(err)}`;
-      throw err;
+      thrown = err ?? new Error('the check threw undefined');
     } finally {
       active = undefined;
       const pending = cleanups.reverse();
@@ -233,7 +256,13 @@ export function check(
         }
       }
     }
+    const verdict = classifyFailure(thrown, ids, getRunContext().level);
+    Object.assign(outcome, verdict);
+    // mocha is told only what it acts on: a skip, and a failure or error (for --bail)
+    if (verdict.state === 'skipped') this.skip();
+    if (verdict.state === 'failed' || verdict.state === 'error') throw thrown;
   });
+  (test as { [CHECK_OUTCOME]?: CheckOutcome })[CHECK_OUTCOME] = outcome;
   if (options.timeoutMs !== undefined) test.timeout(options.timeoutMs);
   return test;
 }
@@ -254,12 +283,17 @@ export function check(
 export function forEachWalletChannel(fn: (wallet: WalletDriver, channel: WalletChannel) => void): void {
   const wallets = getRunContext().drivers.wallets ?? [];
   if (wallets.length === 0) {
-    it('wallet checks', function () {
-      outcomeOf(this.test as object).skip_reason =
-        'no wallet channel is configured (set wallet.harness_url or wallet.command, or provide a wallet driver)';
-      outcomeOf(this.test as object).state = 'skipped';
+    const outcome: CheckOutcome = {
+      requirements: [],
+      slug: 'no-wallet-channel',
+      state: 'skipped',
+      skip_reason:
+        'no wallet channel is configured (set wallet.harness_url or wallet.command, or provide a wallet driver)',
+    };
+    const test = it('wallet checks', function () {
       this.skip();
     });
+    (test as { [CHECK_OUTCOME]?: CheckOutcome })[CHECK_OUTCOME] = outcome;
     return;
   }
   for (const wallet of wallets) {
@@ -318,44 +352,107 @@ export function propertyOptions(): { seed: number; numRuns: number } {
   return { seed, numRuns: runs };
 }
 
+/** Options of {@link assertProperty} beside fast-check's own. */
+export interface PropertyOptions<Ts>
+  extends Partial<Pick<fc.Parameters<Ts>, 'numRuns' | 'endOnFailure' | 'verbose'>> {
+  /**
+   * Runs before every run of the predicate, shrinking runs and the final replay included: reset
+   * here whatever state the predicate builds (caches, seen-sets, fresh payees), so nothing one
+   * case did survives into another or into shrinking.
+   */
+  freshState?: () => void | Promise<void>;
+}
+
 /**
- * Runs a fast-check property with the run's seed and runs; when it fails, records the seed,
- * replay path and shrunk counterexample in the result and fails the check with fast-check's
- * report. A transport error inside the property makes the check an `error`.
+ * Runs a fast-check property with the run's seed and runs. When it fails, the check fails with
+ * the assertion that failed on the shrunk counterexample (not only "Property failed after N
+ * tests"), the result records the seed, replay path, counterexample and that assertion, and the
+ * evidence is the exchanges of the counterexample itself: the predicate is replayed once on it
+ * (after `freshState`, with the recorder cleared), its exchanges marked `counterexample`, the last
+ * one `failing`. A transport error inside the property makes the check an `error`. With a fixed
+ * `--seed` the same cases run in the same order, so a deterministic target gets the same verdict.
  * @example
  * ```ts
  * check('rejects-other-version', ['CPR-2.1-VERSION'], 'a wallet rejects any other cpr_version', async () => {
- *   await assertProperty(fc.asyncProperty(fc.string(), async (v) => {
- *     const r = await wallet.derive({ cpr: { ...valid, cpr_version: v }, context });
- *     return v === 'CPR-1.0' || !r.ok;
- *   }));
+ *   const seen = new Set<string>();
+ *   await assertProperty(
+ *     fc.asyncProperty(fc.string(), async (v) => {
+ *       const r = await wallet.derive({ cpr: { ...valid, cpr_version: v }, context });
+ *       assertThat(v === 'CPR-1.0' || !r.ok, `cpr_version ${JSON.stringify(v)} is rejected`);
+ *     }),
+ *     { freshState: () => seen.clear() },
+ *   );
  * });
  * ```
  */
 export async function assertProperty<Ts>(
   property: fc.IAsyncProperty<Ts> | fc.IProperty<Ts>,
-  overrides: Partial<Pick<fc.Parameters<Ts>, 'numRuns' | 'endOnFailure' | 'verbose'>> = {},
+  options: PropertyOptions<Ts> = {},
 ): Promise<void> {
+  const { freshState, ...overrides } = options;
   const opts = { ...propertyOptions(), ...overrides };
+  // Every run (generated, shrinking, replay) starts with freshState, then the property's own hook.
+  const prop: fc.IAsyncProperty<Ts> = {
+    isAsync: () => true,
+    generate: (mrng, runId) => property.generate(mrng, runId),
+    shrink: (value) => property.shrink(value),
+    run: async (value) => property.run(value),
+    runBeforeEach: async () => {
+      await freshState?.();
+      await property.runBeforeEach();
+    },
+    runAfterEach: async () => {
+      await property.runAfterEach();
+    },
+  };
   // Against a live target, shrinking a failure can take far longer than the runs themselves:
   // stop it (with the counterexample shrunk so far) before the check's own timeout would.
-  const timeLimit = Math.floor(getRunContext().timeoutMs * 0.8);
-  const details = await fc.check(property as fc.IAsyncProperty<Ts>, {
-    ...opts,
-    interruptAfterTimeLimit: timeLimit,
-  });
+  const { recorder, timeoutMs } = getRunContext();
+  const timeLimit = Math.floor(timeoutMs * 0.8);
+  const details = await fc.check(prop, { ...opts, interruptAfterTimeLimit: timeLimit });
   const outcome = active;
   const info: NonNullable<CheckOutcome['property']> = { seed: opts.seed, num_runs: opts.numRuns };
-  if (details.failed) {
-    if (details.counterexamplePath !== null) info.path = details.counterexamplePath;
-    if (details.counterexample !== null) info.counterexample = fc.stringify(details.counterexample);
-  }
   if (outcome) outcome.property = info;
   if (!details.failed) return;
   if (isTransportError(details.errorInstance)) throw details.errorInstance;
-  throw new AssertionError({
-    message: fc.defaultReportMessage(details) ?? `property failed (seed ${opts.seed})`,
-  });
+  if (details.counterexamplePath !== null) info.path = details.counterexamplePath;
+  const counterexample = details.counterexample;
+  if (counterexample !== null) info.counterexample = fc.stringify(counterexample);
+  let assertion = failureText(details.errorInstance);
+  if (counterexample !== null) {
+    // Replay the shrunk counterexample alone: its exchanges are the evidence (not other cases').
+    recorder.take();
+    let replay: Awaited<ReturnType<typeof prop.run>>;
+    try {
+      await prop.runBeforeEach();
+      replay = await prop.run(counterexample);
+      await prop.runAfterEach();
+    } catch (err) {
+      replay = { error: err };
+    }
+    const exchanges: Exchange[] = recorder.take().map((e) => ({ ...e, counterexample: true }));
+    const last = exchanges.at(-1);
+    if (last) last.failing = true;
+    if (outcome) outcome.exchanges = exchanges;
+    if (replay === null || fc.PreconditionFailure.isFailure(replay)) {
+      assertion += ' (the counterexample passed when replayed alone: the target is not deterministic)';
+    } else if (isTransportError(replay.error)) {
+      throw replay.error;
+    }
+  }
+  info.error = getRunContext().recorder.redact(assertion);
+  const where = `counterexample ${info.counterexample ?? '(none)'} after ${details.numRuns} runs and ${details.numShrinks} shrinks; seed ${opts.seed}${info.path !== undefined ? `, path ${info.path}` : ''}`;
+  throw new AssertionError({ message: `${assertion} [property: ${where}]` });
+}
+
+/** The assertion a failed property reports: the message of the error its predicate threw. */
+function failureText(error: unknown): string {
+  if (error instanceof Error) {
+    const m = error.message.trim();
+    return m === '' ? `${error.name} with no message` : m;
+  }
+  if (error === undefined || error === null) return 'the predicate returned false';
+  return String(error);
 }
 
 /**

@@ -212,6 +212,56 @@ describe('Cash-Pack API section 4: POST /v1/cashpack/renew', () => {
   );
 });
 
+describe('Profile section 4: a renewal changes the bearer, the digest and the chain only', () => {
+  check(
+    'renewal-changes-only-bearer-digest-chain',
+    ['PRF-4-RENEWAL-CHANGES-BEARER-ONLY'],
+    'each renewal changes current_bearer_pk, chain_digest and renewal_chain only: pack_id, amount, asset, issued_at, expires_at, status, version and kid stay as issued, and earlier entries stay as they were',
+    async () => {
+      const s = await setup();
+      const issued = await issue(s);
+      let { pack, bearer } = issued;
+      const rounds = Math.min(2, s.policy.max_chain_depth);
+      for (let n = 1; n <= rounds; n++) {
+        const before = pack;
+        ({ pack, bearer } = await renew(s, pack, bearer));
+        assertThat(isObject(pack), `renewal ${n} answers a cash-pack object`);
+        for (const member of [
+          'cashpack_version',
+          'pack_id',
+          'amount',
+          'asset',
+          'issued_at',
+          'expires_at',
+          'status',
+          'kid',
+        ] as const) {
+          assertThat(
+            isDeepStrictEqual(pack[member], issued.pack[member]),
+            `renewal ${n} leaves "${member}" as issued (${JSON.stringify(issued.pack[member])}, got ${JSON.stringify(pack[member])})`,
+          );
+        }
+        const members = Object.keys(pack).sort();
+        assertThat(
+          isDeepStrictEqual(members, Object.keys(issued.pack).sort()),
+          `renewal ${n} neither adds nor drops members (got ${members.join(', ')})`,
+        );
+        assertThat(
+          Array.isArray(pack.renewal_chain) &&
+            pack.renewal_chain.length === before.renewal_chain.length + 1 &&
+            isDeepStrictEqual(pack.renewal_chain.slice(0, -1), before.renewal_chain),
+          `renewal ${n} appends one entry and keeps the earlier entries unchanged`,
+        );
+      }
+      const status = await statusOf(s, pack.pack_id);
+      assertThat(
+        status === 'ACTIVE',
+        `a renewed pack is still ACTIVE at the status endpoint (got ${JSON.stringify(status)})`,
+      );
+    },
+  );
+});
+
 describe('Cash-Pack API section 1 item 8: the chain digest', () => {
   check(
     'renewal-moves-chain-digest-new-sha-256',

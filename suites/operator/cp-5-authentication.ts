@@ -384,6 +384,32 @@ async function unidentifiedRedemptions(
   return out;
 }
 
+describe('Profile section 4: status never tells an outsider that a pack exists', () => {
+  check(
+    'status-without-valid-credential-403-whether-pack-exists',
+    ['PRF-4-STATUS-NO-EXISTENCE-LEAK'],
+    'a caller without a valid credential (none, or one nobody was given) gets 403 FORBIDDEN for an unknown pack exactly as for an existing one',
+    async () => {
+      const s = await setup();
+      const { pack } = await issue(s);
+      const stranger = randomBytes(24).toString('base64url');
+      for (const [who, credential] of [
+        ['no credential', undefined],
+        ['a credential nobody was given', stranger],
+      ] as const) {
+        for (const [which, id] of [
+          ['an existing pack', pack.pack_id],
+          ['an unknown pack', randomUUID()],
+        ] as const) {
+          const r = await s.op.status(id, credential);
+          expectProfileError(r, 403, `status of ${which} read with ${who}`);
+          expectErrorCode(r, 'FORBIDDEN', `status of ${which} read with ${who}`);
+        }
+      }
+    },
+  );
+});
+
 describe('Cash-Pack API section 5 rule 4: the redeemer is identified', () => {
   check(
     'redemption-whose-redeemer-below-required-identity-level',

@@ -4,18 +4,22 @@
  * INSUFFICIENT_BALANCE; profile section 1 statuses and INVALID_REQUEST. Each negative check
  * breaks exactly one condition (profile section 4, AMB-30).
  */
-import { check, expectErrorCode, expectOk, skip } from '../_lib/index.js';
+import { assertThat, check, expectErrorCode, expectOk, skip } from '../_lib/index.js';
 import {
   type CashPack,
+  expectCodeIn,
+  expectProfileCodeIn,
   expectProfileError,
   issue,
   lockRequest,
+  lowBalanceAvailable,
   newKey,
   type OperatorSetup,
   redemptionRequest,
   renew,
   renewalEntry,
   setup,
+  statusOf,
 } from './_support/kit.js';
 
 type Result = Awaited<ReturnType<OperatorSetup['op']['issue']>>;
@@ -128,6 +132,92 @@ async function staleDigest(s: OperatorSetup): Promise<{ renew: Result; redeem: R
   };
 }
 
+describe('Cash-Pack API sections 2, 3 and 8: replays across packs and exact replays', () => {
+  check(
+    'renewal-id-reused-on-another-pack-duplicate-id',
+    ['CP-2-RENEWAL-ID-REPLAY', 'CP-7-DUPLICATE-ID', 'CP-8-ID-SINGLE-USE'],
+    'a renewal_id used on one pack and then on another pack is rejected with DUPLICATE_ID (ids are single use across packs)',
+    async () => {
+      const s = await setup();
+      const a = await issue(s);
+      const first = await renew(s, a.pack, a.bearer);
+      const b = await issue(s);
+      const entry = renewalEntry(b.pack, b.bearer, newKey(), { renewal_id: first.entry.renewal_id });
+      expectErrorCode(
+        await s.op.renew(b.pack, entry),
+        'DUPLICATE_ID',
+        'a valid renewal of another pack re-using a renewal_id',
+      );
+    },
+  );
+
+  check(
+    'exact-replay-successful-redemption-refused',
+    ['CP-3-REDEEMED', 'CP-3-TERMINAL-STATUS'],
+    'an exact replay of a successful redemption is refused with DUPLICATE_ID or INSTRUMENT_NOT_ACTIVE (either is correct) and the pack stays REDEEMED',
+    async () => {
+      const s = await setup();
+      const { pack, bearer } = await issue(s);
+      const request = redemptionRequest(s, pack, bearer);
+      expectOk(await s.op.redeem(pack, request), 'the first redemption');
+      const replay = await s.op.redeem(pack, request);
+      expectCodeIn(replay, ['DUPLICATE_ID', 'INSTRUMENT_NOT_ACTIVE'], 'the same redemption sent again');
+      const status = await statusOf(s, pack.pack_id);
+      assertThat(status === 'REDEEMED', `the pack stays REDEEMED (got ${JSON.stringify(status)})`);
+    },
+  );
+
+  check(
+    'exact-replay-successful-renewal-refused',
+    ['CP-2-RENEWAL-ID-REPLAY', 'CP-8-ID-SINGLE-USE'],
+    'an exact replay of a successful renewal is refused (DUPLICATE_ID, CHAIN_DIGEST_MISMATCH or BEARER_MISMATCH: it breaks all three) and the new bearer keeps the pack',
+    async () => {
+      const s = await setup();
+      const { pack, bearer } = await issue(s);
+      const next = newKey();
+      const entry = renewalEntry(pack, bearer, next);
+      const renewed = expectOk(await s.op.renew(pack, entry), 'the first renewal') as CashPack;
+      const replay = await s.op.renew(pack, entry);
+      expectCodeIn(
+        replay,
+        ['DUPLICATE_ID', 'CHAIN_DIGEST_MISMATCH', 'BEARER_MISMATCH'],
+        'the same renewal sent again',
+      );
+      expectOk(
+        await s.op.redeem(renewed, redemptionRequest(s, renewed, next)),
+        'redemption by the bearer of the first renewal after the replay',
+      );
+    },
+  );
+});
+
+describe('Profile section 1: statuses of exact replays', () => {
+  check(
+    'exact-replays-http-status-of-their-code',
+    ['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'],
+    'an exact replay of a successful redemption or renewal answers with the status of its code (409 or 403) and the error body',
+    async () => {
+      const s = await setup();
+      const a = await issue(s);
+      const request = redemptionRequest(s, a.pack, a.bearer);
+      expectOk(await s.op.redeem(a.pack, request), 'the first redemption');
+      expectProfileCodeIn(
+        await s.op.redeem(a.pack, request),
+        ['DUPLICATE_ID', 'INSTRUMENT_NOT_ACTIVE'],
+        'the same redemption sent again',
+      );
+      const b = await issue(s);
+      const entry = renewalEntry(b.pack, b.bearer, newKey());
+      expectOk(await s.op.renew(b.pack, entry), 'the first renewal');
+      expectProfileCodeIn(
+        await s.op.renew(b.pack, entry),
+        ['DUPLICATE_ID', 'CHAIN_DIGEST_MISMATCH', 'BEARER_MISMATCH'],
+        'the same renewal sent again',
+      );
+    },
+  );
+});
+
 describe('Cash-Pack API section 7: CHAIN_DIGEST_MISMATCH', () => {
   check(
     'prev-chain-digest-differs-instrument-s-current',
@@ -156,9 +246,7 @@ describe('Cash-Pack API section 7: CHAIN_DIGEST_MISMATCH', () => {
 
 /** An issue by the low-balance principal of one unit more than its available balance. */
 async function overBalance(s: OperatorSetup): Promise<Result> {
-  const available = s.config.principals.low_balance.available_balance;
-  if (available === undefined) skip('operator.principals.low_balance.available_balance is not configured');
-  const amount = (BigInt(available) + 1n).toString();
+  const amount = (lowBalanceAvailable(s) + 1n).toString();
   if (BigInt(amount) > BigInt(s.policy.max_amount)) {
     skip("the low-balance principal's balance + 1 exceeds max_amount: the amount limit would be broken too");
   }

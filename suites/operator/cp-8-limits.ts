@@ -4,7 +4,7 @@
  * maximum renewal chain depth (CHAIN_DEPTH_EXCEEDED). Boundaries as AMB-32 reads them; each
  * negative check breaks exactly one condition.
  */
-import { check, expectErrorCode, skip } from '../_lib/index.js';
+import { assertThat, check, expectErrorCode, expectOk, onCheckEnd, skip } from '../_lib/index.js';
 import {
   expectProfileError,
   issue,
@@ -115,6 +115,91 @@ describe('Cash-Pack API section 8: the maximum renewal chain depth', () => {
     async () => {
       const s = await setup();
       expectProfileError(await beyondDepth(s), 422, 'renewal at the maximum depth');
+    },
+  );
+});
+
+/** Seconds of clock skew allowed at the edges of the expiry range (profile 4: "a few seconds"). */
+const SKEW = 5;
+
+/** When `result` issued a pack, it is expired through the harness (if any) when the check ends. */
+function release(s: OperatorSetup, result: Result): void {
+  const id = (result.body as { pack_id?: unknown } | undefined)?.pack_id;
+  const h = s.op.harness;
+  if (result.ok && h !== undefined && typeof id === 'string') onCheckEnd(() => h.expire(id));
+}
+
+/** Issues `request` expecting success; the pack is expired through the harness when the check ends. */
+async function issueAndRelease(s: OperatorSetup, request: unknown, what: string): Promise<void> {
+  const r = await s.op.issue(request);
+  release(s, r);
+  expectOk(r, what);
+}
+
+describe('Cash-Pack API section 8 and profile section 4: limits are inclusive, at both sides of each boundary', () => {
+  check(
+    'amount-equal-max-amount-allowed',
+    ['PRF-4-LIMITS-INCLUSIVE', 'CP-8-MAX-AMOUNT'],
+    'an amount equal to max_amount is allowed (only a greater one exceeds the limit)',
+    async () => {
+      const s = await setup();
+      const r = await s.op.issue(lockRequest(s, { amount: s.policy.max_amount }).request);
+      if (!r.ok && r.error?.code === 'INSUFFICIENT_BALANCE')
+        skip(`the funded principal cannot cover max_amount ${s.policy.max_amount} (INSUFFICIENT_BALANCE)`);
+      release(s, r);
+      expectOk(r, `issue of exactly max_amount ${s.policy.max_amount}`);
+    },
+  );
+
+  check(
+    'renewal-chain-may-reach-exactly-max-chain-depth',
+    ['PRF-4-LIMITS-INCLUSIVE', 'CP-8-MAX-CHAIN-DEPTH'],
+    'a renewal chain may reach exactly max_chain_depth entries: that many renewals succeed and the pack holds them all',
+    async () => {
+      const s = await setup();
+      const depth = s.policy.max_chain_depth;
+      if (depth > MAX_DEPTH_TESTED)
+        skip(`max_chain_depth ${depth} is above ${MAX_DEPTH_TESTED}, the deepest chain the suite builds`);
+      let { pack, bearer } = await issue(s);
+      for (let n = 0; n < depth; n++) ({ pack, bearer } = await renew(s, pack, bearer));
+      assertThat(
+        Array.isArray(pack.renewal_chain) && pack.renewal_chain.length === depth,
+        `after ${depth} renewals renewal_chain has ${depth} entries (got ${Array.isArray(pack.renewal_chain) ? pack.renewal_chain.length : 'none'})`,
+      );
+    },
+  );
+
+  check(
+    'expiry-a-few-seconds-inside-range-accepted',
+    ['PRF-4-LIMITS-INCLUSIVE', 'CP-8-EXPIRY-RANGE'],
+    `an expires_at ${SKEW} s inside either end of the expiry range (min_expiry_seconds + ${SKEW}, max_expiry_seconds - ${SKEW}) is accepted`,
+    async () => {
+      const s = await setup();
+      const { min_expiry_seconds: min, max_expiry_seconds: max } = s.policy;
+      for (const lifetime of [...new Set([Math.min(min + SKEW, max), Math.max(max - SKEW, min)])]) {
+        await issueAndRelease(
+          s,
+          lockRequest(s, { lifetimeSeconds: lifetime }).request,
+          `issue with expires_at ${lifetime} s from now (range ${min}..${max} s)`,
+        );
+      }
+    },
+  );
+
+  check(
+    'expiry-a-few-seconds-outside-range-refused',
+    ['CP-7-EXPIRY-INVALID', 'CP-8-EXPIRY-RANGE'],
+    `an expires_at ${SKEW} s outside either end of the expiry range yields EXPIRY_INVALID`,
+    async () => {
+      const s = await setup();
+      const { min_expiry_seconds: min, max_expiry_seconds: max } = s.policy;
+      for (const lifetime of [min - SKEW, max + SKEW]) {
+        expectErrorCode(
+          await s.op.issue(lockRequest(s, { lifetimeSeconds: lifetime }).request),
+          'EXPIRY_INVALID',
+          `issue with expires_at ${lifetime} s from now (range ${min}..${max} s)`,
+        );
+      }
     },
   );
 });

@@ -4,8 +4,27 @@
  * optional harness endpoint `POST {harness}/fulfillments` of profile section 2 (AMB-6).
  */
 import { randomUUID } from 'node:crypto';
-import { check, expectError, expectErrorCode, expectOk, expectStatus } from '../_lib/index.js';
-import { expiredRequests, freshRequest, harness } from './_support.js';
+import {
+  assertThat,
+  check,
+  type DriverError,
+  expectError,
+  expectErrorCode,
+  expectOk,
+  expectStatus,
+  type HarnessResult,
+  skip,
+} from '../_lib/index.js';
+import { expiredRequests, freshRequest, harness, passTime, withClock } from './_support.js';
+
+/** What an error answer said, for messages. */
+function said(r: HarnessResult<unknown>): string {
+  if (r.ok) return `a success (HTTP ${r.status ?? '?'})`;
+  const e: DriverError = r.error;
+  return [e.status && `HTTP ${e.status}`, e.code ?? 'no code', e.message && JSON.stringify(e.message)]
+    .filter(Boolean)
+    .join(', ');
+}
 
 describe('CPR-1.0 section 4.3 rule 5: fulfillment through the payee harness', () => {
   check(
@@ -75,6 +94,66 @@ describe('CPR-1.0 section 4.3 rule 5: fulfillment through the payee harness', ()
       const r = await harness().fulfill(requestId);
       expectErrorCode(r, 'REQUEST_EXPIRED', 'the fulfillment of a request past its expires_at');
       expectStatus(r, 409, 'the fulfillment of a request past its expires_at');
+    },
+  );
+
+  check(
+    'fulfilled-two-seconds-before-expires',
+    ['PRF-2-FULFILLMENT-FIRST-200'],
+    'a request is still fulfilled (200) two seconds before its expires_at',
+    async () => {
+      const { requestId, expiresAtMs } = await freshRequest(60);
+      // a real wait cannot aim within a second of an instant: this side needs the test clock
+      await passTime(expiresAtMs, 'two seconds before expires_at', -2000);
+      const first = await harness().fulfill(requestId);
+      expectOk(first, 'the fulfillment two seconds before expires_at');
+      expectStatus(first, 200, 'the fulfillment two seconds before expires_at');
+    },
+  );
+
+  check(
+    'fulfillment-one-second-past-expires-409-request-expired',
+    ['PRF-2-FULFILLMENT-EXPIRED-409', 'CPR-2.1-EXPIRES-AT'],
+    'a fulfillment one second past expires_at is refused with 409 REQUEST_EXPIRED',
+    async () => {
+      // 60 s with the test clock; without it 1 s, so that the wait stays short
+      const { requestId, expiresAtMs } = await freshRequest((await withClock()) ? 60 : 1);
+      await passTime(expiresAtMs, 'one second past expires_at', 1000);
+      const past = await harness().fulfill(requestId);
+      expectErrorCode(past, 'REQUEST_EXPIRED', 'the fulfillment one second past expires_at');
+      expectStatus(past, 409, 'the fulfillment one second past expires_at');
+    },
+  );
+
+  check(
+    'fulfillment-request-id-not-uuid-400-or-404-missing-400',
+    ['PRF-2-FULFILLMENT-ID-INVALID'],
+    'a fulfillment whose request_id is a string but not a UUID answers 400 INVALID_REQUEST or 404 REQUEST_UNKNOWN; a missing or non-string one 400 INVALID_REQUEST',
+    async () => {
+      const h = harness();
+      if (h.fulfillRaw === undefined)
+        skip('the payee driver cannot send a raw fulfillment body (custom binding)');
+      for (const id of ['not-a-uuid', '12345', 'AAAAAAAA-AAAA-AAAA-AAAA-AAAAAAAAAAAAA']) {
+        const r = await h.fulfillRaw({ request_id: id });
+        const ok =
+          !r.ok &&
+          ((r.error.code === 'INVALID_REQUEST' && (r.error.status ?? 400) === 400) ||
+            (r.error.code === 'REQUEST_UNKNOWN' && (r.error.status ?? 404) === 404));
+        assertThat(
+          ok,
+          `request_id ${JSON.stringify(id)} (not a UUID) answers 400 INVALID_REQUEST or 404 REQUEST_UNKNOWN (got ${said(r)})`,
+        );
+      }
+      for (const [what, body] of [
+        ['no request_id', {}],
+        ['a number request_id', { request_id: 12345 }],
+        ['a null request_id', { request_id: null }],
+        ['an array request_id', { request_id: ['x'] }],
+      ] as const) {
+        const r = await h.fulfillRaw(body);
+        const ok = !r.ok && r.error.code === 'INVALID_REQUEST' && (r.error.status ?? 400) === 400;
+        assertThat(ok, `a fulfillment with ${what} answers 400 INVALID_REQUEST (got ${said(r)})`);
+      }
     },
   );
 });

@@ -26,8 +26,11 @@ import {
   maxTokenTtlSeconds,
   once,
   PROFILE_MAX_TOKEN_TTL_SECONDS,
+  passTime,
+  payeeNowMs,
   type ReferenceRequest,
   referenceRequest,
+  withClock,
 } from './_support.js';
 
 /** Concurrent retrievals of one token in the race check. */
@@ -46,7 +49,20 @@ function lifetimeOf(r: ReferenceRequest, what: string): number {
     Number.isFinite(at),
     `${what}: token_expires_at is a timestamp (got ${JSON.stringify(r.token_expires_at)})`,
   );
-  return (at - Date.now()) / 1000;
+  // on the payee's clock: a test clock may have moved it ahead of the suite's
+  return (at - payeeNowMs()) / 1000;
+}
+
+/** A harness answer's token_expires_at, ms (skips when it is not reported). */
+function expiryOf(r: ReferenceRequest): number {
+  if (r.token_expires_at === undefined)
+    skip('the payee harness does not report token_expires_at, so the token lifetime cannot be read');
+  const at = Date.parse(r.token_expires_at);
+  assertThat(
+    Number.isFinite(at),
+    `token_expires_at is a timestamp (got ${JSON.stringify(r.token_expires_at)})`,
+  );
+  return at;
 }
 
 describe('CPR-1.0 section 5: the ephemeral token is single use', () => {
@@ -153,6 +169,31 @@ describe('CPR-1.0 section 5 rule 1 and section 8: the token expires', () => {
       const got = await payee().retrieve(r.uri);
       expectErrorCode(got, 'TOKEN_EXPIRED', 'a retrieval after the token lifetime');
       expectStatus(got, 410, 'a retrieval after the token lifetime');
+    },
+  );
+
+  check(
+    'token-serves-two-seconds-before-expiry',
+    ['PRF-2-HARNESS-TOKEN-TTL'],
+    'a token asked for 60 s still serves its CPR two seconds before its token_expires_at',
+    async () => {
+      const r = await referenceRequest({ token_ttl_seconds: 60 });
+      await passTime(expiryOf(r), 'two seconds before token_expires_at', -2000);
+      expectOk(await payee().retrieve(r.uri), 'the first retrieval two seconds before token_expires_at');
+    },
+  );
+
+  check(
+    'token-expired-one-second-past-expiry',
+    ['CPR-5-TOKEN-EXPIRY', 'PRF-2-TOKEN-EXPIRED-410'],
+    'a token answers 410 TOKEN_EXPIRED one second past its token_expires_at',
+    async () => {
+      // 60 s with the test clock; without it 1 s, so that the wait stays short
+      const r = await referenceRequest({ token_ttl_seconds: (await withClock()) ? 60 : 1 });
+      await passTime(expiryOf(r), 'one second past token_expires_at', 1000);
+      const got = await payee().retrieve(r.uri);
+      expectErrorCode(got, 'TOKEN_EXPIRED', 'the first retrieval one second past token_expires_at');
+      expectStatus(got, 410, 'the first retrieval one second past token_expires_at');
     },
   );
 

@@ -18,8 +18,10 @@ import {
   validateCpr,
   validateMessage,
 } from '../../src/validator/index.js';
+import * as lib from '../_lib/index.js';
 import {
   assertThat,
+  type ClockResult,
   type CreatedRequest,
   context,
   type DriverError,
@@ -39,8 +41,21 @@ export const DEFAULT_MAX_VALIDITY_SECONDS = 30 * 24 * 3600;
  * "now" (seconds). Loopback targets share a clock; a remote one may be a little off.
  */
 export const CLOCK_SLACK_SECONDS = 5;
-/** Longest wait the suite accepts for an expiry check (ms): the suite must stay fast. */
-export const MAX_WAIT_MS = 5_000;
+/** Default longest real wait of an expiry check without a test clock (`--max-wait`), ms. */
+export const DEFAULT_MAX_WAIT_MS = 30_000;
+
+/**
+ * The longest real wait an expiry check may make without a test clock (issue 11): the run's
+ * `--max-wait` when the runner provides it (`maxWaitMs` in the run context), else
+ * `timeouts.max_wait_ms` of the configuration, else {@link DEFAULT_MAX_WAIT_MS}.
+ */
+export function maxWaitMs(): number {
+  const ctx = context() as unknown as { maxWaitMs?: unknown; config: { timeouts?: unknown } };
+  if (typeof ctx.maxWaitMs === 'number' && ctx.maxWaitMs >= 0) return ctx.maxWaitMs;
+  const fromConfig = (ctx.config.timeouts as { max_wait_ms?: unknown } | undefined)?.max_wait_ms;
+  if (typeof fromConfig === 'number' && fromConfig >= 0) return fromConfig;
+  return DEFAULT_MAX_WAIT_MS;
+}
 
 /** The payee harness, or skip the check with the reason. */
 export function harness(): PayeeHarness {
@@ -104,7 +119,7 @@ export async function inBatches<T, R>(
   return out;
 }
 
-/** Resolves after `ms` milliseconds (expiry checks; bounded by {@link MAX_WAIT_MS} by callers). */
+/** Resolves after `ms` milliseconds (expiry checks; bounded by {@link maxWaitMs} by callers). */
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 }
@@ -243,6 +258,8 @@ export interface CorpusEntry {
   qrFindings?: string[];
   /** Response headers of the retrieval (reference forms, when the driver reports them). */
   headers?: Record<string, string>;
+  /** The JSON text as emitted: the retrieval body, or the JSON inside the inline URI. */
+  text?: string;
 }
 
 /** The rails the corpus asks for (spec 2.4), so every sub-interface is graded. */
@@ -258,7 +275,7 @@ export const CORPUS_RAILS = [
 ] as const;
 
 /** Default amounts per rail: a fixed amount for most, an open amount for OPEN (spec 2.3). */
-const CORPUS_AMOUNT: Readonly<Record<string, string | undefined>> = {
+export const CORPUS_AMOUNT: Readonly<Record<string, string | undefined>> = {
   ON_CHAIN: '25000000',
   SEPA_CT: '1999',
   SEPA_INST: '500',
@@ -307,6 +324,8 @@ async function corpusEntry(rail: string, form: CorpusEntry['form']): Promise<Cor
       return entry;
     }
     entry.cpr = d.value.document;
+    const b64 = /^cpr:\/\/inline\/([A-Za-z0-9_-]+)/i.exec(uri)?.[1];
+    if (b64 !== undefined) entry.text = Buffer.from(b64, 'base64url').toString('utf8');
     return entry;
   }
   const r = await payee().retrieve(uri);
@@ -323,20 +342,49 @@ async function corpusEntry(rail: string, form: CorpusEntry['form']): Promise<Cor
   }
   entry.cpr = r.cpr;
   if (r.headers) entry.headers = r.headers;
+  if (r.text !== undefined) entry.text = r.text;
   return entry;
 }
+
+/**
+ * The rails of {@link CORPUS_RAILS} this payee serves, found once per run: each is asked once
+ * (inline, the corpus amount); a rail refused with 400 `INVALID_REQUEST` is one the payee does
+ * not serve (profile 2 allows that answer), any other answer counts the rail as served so that the
+ * corpus reports what went wrong. Fails the check when the payee serves none.
+ */
+export const servedRails = once(async (): Promise<string[]> => {
+  const h = harness();
+  const answers = await inBatches([...CORPUS_RAILS], 8, async (rail) => {
+    const amount = CORPUS_AMOUNT[rail];
+    const r = await h.createRequest({
+      rail_hint: rail,
+      ...(amount === undefined ? {} : { amount }),
+      delivery: 'inline',
+    });
+    const refused = !r.ok && r.error.code === 'INVALID_REQUEST' && (r.error.status ?? 400) === 400;
+    return { rail, refused };
+  });
+  const served = answers.filter((a) => !a.refused).map((a) => a.rail);
+  assertThat(
+    served.length > 0,
+    `the payee serves at least one rail; it refused every rail_hint (${CORPUS_RAILS.join(', ')}) with 400 INVALID_REQUEST`,
+  );
+  return served;
+});
 
 let corpusPromise: Promise<CorpusEntry[]> | undefined;
 
 /**
- * The CPRs the document checks grade: one per rail (spec 2.4) and delivery form (spec 4.2-4.3:
- * reference URI, inline URI, QR of each), obtained once per run (later checks reuse it).
+ * The CPRs the document checks grade: one per rail the payee serves (spec 2.4,
+ * {@link servedRails}) and delivery form (spec 4.2-4.3: reference URI, inline URI, QR of each),
+ * obtained once per run (later checks reuse it).
  */
 export function corpus(): Promise<CorpusEntry[]> {
   harness(); // skip before starting when there is no harness
   corpusPromise ??= (async () => {
     const forms: CorpusEntry['form'][] = ['reference', 'inline', 'qr-reference', 'qr-inline'];
-    const jobs = CORPUS_RAILS.flatMap((rail) => forms.map((form) => ({ rail, form })));
+    const rails = await servedRails();
+    const jobs = rails.flatMap((rail) => forms.map((form) => ({ rail, form })));
     return inBatches(jobs, 8, (j) => corpusEntry(j.rail, j.form));
   })();
   // a failed attempt is not cached: the next check tries again and reports its own error
@@ -447,21 +495,6 @@ export function deliveryProblems(entry: CorpusEntry & { cpr: unknown }): string[
   return out;
 }
 
-/**
- * Waits until `instantMs` (an expiry the payee reported) has passed on the payee's clock too:
- * `slackMs` after it on the suite's clock. Skips the check when that is further away than
- * {@link MAX_WAIT_MS}: the suite stays fast, and says why it did not wait.
- */
-export async function waitPast(instantMs: number, what: string, slackMs = 600): Promise<void> {
-  const wait = instantMs - Date.now() + slackMs;
-  if (wait > MAX_WAIT_MS) {
-    skip(
-      `${what} is ${Math.round(wait / 1000)} s away (the payee grants no shorter lifetime); the suite waits at most ${MAX_WAIT_MS / 1000} s`,
-    );
-  }
-  await sleep(wait);
-}
-
 /** Memoizes an async value per run (retrying after a failure). */
 export function once<T>(make: () => Promise<T>): () => Promise<T> {
   let p: Promise<T> | undefined;
@@ -490,14 +523,186 @@ export async function freshRequest(
 }
 
 /**
- * Three requests past their expires_at (one for each check that needs one), after one shared
- * wait of about 1-2 s: asked with validity_seconds 1.
+ * The payee's notion of now minus the suite's, ms: 0 until a test clock answer says otherwise
+ * (profile 2: each `POST {harness}/clock` answers the payee's now after the advance).
+ */
+let payeeOffsetMs = 0;
+
+/** The payee's notion of now, as far as the suite knows it (ms since the epoch). */
+export function payeeNowMs(): number {
+  return Date.now() + payeeOffsetMs;
+}
+
+/**
+ * Advances the payee's test clock by `seconds` and learns its new now. Returns the driver's
+ * result; `absent` when the harness offers no clock.
+ */
+export async function advanceClock(seconds: number): Promise<ClockResult> {
+  const h = harness();
+  if (h.advanceClock === undefined)
+    return { ok: false, absent: true, error: { message: 'the payee driver offers no test clock' } };
+  const r = await h.advanceClock(seconds);
+  if (r.ok) {
+    const now = parseRfc3339(r.value.now);
+    if (now !== null) payeeOffsetMs = now.epochMs - Date.now();
+  }
+  return r;
+}
+
+/** What the suite learned of the payee's test clock (profile 2, optional). */
+export type ClockVerdict =
+  | { kind: 'absent'; reason: string }
+  | { kind: 'working'; evidence: string }
+  | { kind: 'idle'; reason: string };
+
+/** Largest advance the probe makes (s): beyond it the payee ignored the short lifetimes asked. */
+const PROBE_MAX_ADVANCE_SECONDS = 7 * 24 * 3600;
+
+/**
+ * Whether the payee's test clock works, found once per run: a token (asked for 60 s) and a
+ * request (asked for 60 s of validity) are issued, the clock is advanced just past both, and
+ * the token must no longer serve its CPR or the request no longer be fulfilled. When neither
+ * reacts the clock advanced nothing (`idle`): the expiry checks do not trust it and wait
+ * instead; PRF-2-HARNESS-CLOCK fails. When only one reacts, the clock works and the other's
+ * expiry check fails on its own requirement.
+ */
+export const clockVerdict = once(async (): Promise<ClockVerdict> => {
+  const h = harness();
+  if (h.advanceClock === undefined)
+    return { kind: 'absent', reason: 'the payee driver offers no test clock' };
+  const token = await referenceRequest({ token_ttl_seconds: 60 });
+  const request = await freshRequest(60);
+  const tokenUntil =
+    token.token_expires_at !== undefined && Number.isFinite(Date.parse(token.token_expires_at))
+      ? Date.parse(token.token_expires_at)
+      : payeeNowMs() + 60_000;
+  const until = Math.max(tokenUntil, request.expiresAtMs);
+  const before = payeeNowMs();
+  const offsetBefore = payeeOffsetMs;
+  const seconds = Math.max(1, Math.min(Math.ceil((until - before) / 1000) + 2, PROBE_MAX_ADVANCE_SECONDS));
+  const idle = (reason: string): ClockVerdict => {
+    // the clock's answers are not trusted: the suite's notion of the payee's now stays as it was
+    payeeOffsetMs = offsetBefore;
+    return { kind: 'idle', reason };
+  };
+  const r = await advanceClock(seconds);
+  if (!r.ok && 'absent' in r)
+    return {
+      kind: 'absent',
+      reason: `the payee harness has no test clock (POST {harness}/clock answered HTTP ${r.error.status ?? '?'})`,
+    };
+  if (!r.ok) {
+    return idle(
+      `POST {harness}/clock {"advance_seconds": ${seconds}} was refused (${[r.error.status && `HTTP ${r.error.status}`, r.error.code, r.error.message].filter(Boolean).join(', ')})`,
+    );
+  }
+  const reported = parseRfc3339(r.value.now);
+  const tokenServed = (await payee().retrieve(token.uri)).ok;
+  const fulfilled = (await h.fulfill(request.requestId)).ok;
+  const said = `advanced ${seconds} s (the clock answered now ${r.value.now})`;
+  if (tokenServed && fulfilled) {
+    return idle(
+      `the clock ${said}, yet a token asked for 60 s still served its CPR and a request asked for 60 s of validity was still fulfilled: the advance moved no expiry decision`,
+    );
+  }
+  if (reported === null || reported.epochMs < before + seconds * 1000 - CLOCK_SLACK_SECONDS * 1000) {
+    return idle(
+      `the clock ${said}: "now" is not an RFC 3339 instant at least ${seconds} s after the payee's previous now (${new Date(before).toISOString()})`,
+    );
+  }
+  return {
+    kind: 'working',
+    evidence: `the clock ${said}; afterwards the token ${tokenServed ? 'still served' : 'no longer served'} and the request ${fulfilled ? 'was still fulfilled' : 'was no longer fulfilled'}`,
+  };
+});
+
+/** How the last {@link passTime} made time pass, for the check's report. */
+export interface TimePassed {
+  /** `clock` (advanced the test clock), `wait` (slept) or `none` (already past). */
+  how: 'clock' | 'wait' | 'none';
+  /** Milliseconds slept (0 with the clock). */
+  waitedMs: number;
+  /** One sentence for the report. */
+  text: string;
+}
+
+/**
+ * Attaches a sentence to the running check's result when the suite library offers a way to
+ * (`note`); otherwise the clock exchanges or the absence of any are the evidence.
+ */
+export function noteTiming(text: string): void {
+  const note = (lib as Record<string, unknown>).note;
+  if (typeof note === 'function') (note as (t: string) => void)(text);
+}
+
+/**
+ * Makes the payee's now reach `instantMs` + `pastMs` (an instant on the payee's clock, such as an
+ * expiry it reported): with the test clock when it works (no sleep); otherwise by waiting, when
+ * the wait is at most {@link maxWaitMs}; otherwise the check is skipped naming the wait it would
+ * need. A negative `pastMs` stands just before the instant (clock only: a real wait cannot aim
+ * within a second; without the clock the check is skipped).
+ */
+export async function passTime(instantMs: number, what: string, pastMs = 1000): Promise<TimePassed> {
+  const verdict = await clockVerdict();
+  const needMs = instantMs + pastMs - payeeNowMs();
+  if (verdict.kind === 'working') {
+    const seconds = pastMs < 0 ? Math.floor(needMs / 1000) : Math.ceil(needMs / 1000);
+    if (seconds <= 0) {
+      const done = { how: 'none' as const, waitedMs: 0, text: `${what}: no time needed to pass` };
+      noteTiming(done.text);
+      return done;
+    }
+    const r = await advanceClock(seconds);
+    assertThat(
+      r.ok,
+      `the test clock, which worked before, advances ${seconds} s (${r.ok ? '' : JSON.stringify(r.error)})`,
+    );
+    const done = {
+      how: 'clock' as const,
+      waitedMs: 0,
+      text: `${what}: the test clock was advanced ${seconds} s (no wait)`,
+    };
+    noteTiming(done.text);
+    return done;
+  }
+  const why =
+    verdict.kind === 'absent'
+      ? verdict.reason
+      : `the test clock is not used: ${verdict.reason} (graded by PRF-2-HARNESS-CLOCK)`;
+  if (pastMs < 0) skip(`${what}: standing within a second before an expiry needs the test clock; ${why}`);
+  // a remote payee's clock may be a little ahead or behind: wait a little past the instant
+  const waitMs = needMs + 600;
+  if (waitMs > maxWaitMs()) {
+    skip(
+      `${what}: it needs a real wait of ${Math.ceil(waitMs / 1000)} s, above --max-wait ${Math.round(maxWaitMs() / 1000)} s; ${why}`,
+    );
+  }
+  await sleep(waitMs);
+  const done = {
+    how: waitMs > 0 ? ('wait' as const) : ('none' as const),
+    waitedMs: Math.max(0, waitMs),
+    text: `${what}: waited ${(Math.max(0, waitMs) / 1000).toFixed(1)} s of real time (${why})`,
+  };
+  noteTiming(done.text);
+  return done;
+}
+
+/** Whether expiry checks will use the test clock (then they ask realistic lifetimes). */
+export async function withClock(): Promise<boolean> {
+  return (await clockVerdict()).kind === 'working';
+}
+
+/**
+ * Three requests past their expires_at (one for each check that needs one): asked with
+ * validity_seconds 60 and the test clock advanced past them, or, without a working clock,
+ * asked with validity_seconds 1 after one shared wait of about 1-2 s.
  */
 export const expiredRequests = once(async () => {
-  const reqs = [await freshRequest(1), await freshRequest(1), await freshRequest(1)];
-  await waitPast(
+  const validity = (await withClock()) ? 60 : 1;
+  const reqs = [await freshRequest(validity), await freshRequest(validity), await freshRequest(validity)];
+  await passTime(
     Math.max(...reqs.map((r) => r.expiresAtMs)),
-    'expires_at of a request asked with validity_seconds 1',
+    `expires_at of a request asked with validity_seconds ${validity}`,
   );
   const [a, b, c] = reqs.map((r) => r.requestId) as [string, string, string];
   return [a, b, c] as const;
@@ -505,18 +710,24 @@ export const expiredRequests = once(async () => {
 
 /**
  * Three reference requests whose tokens are past their lifetime (one for each check that needs
- * one), after one shared wait of about 1-2 s: asked with token_ttl_seconds 1.
+ * one): asked with token_ttl_seconds 60 and the test clock advanced past them, or, without a
+ * working clock, asked with token_ttl_seconds 1 after one shared wait of about 1-2 s.
  */
 export const expiredTokens = once(async () => {
-  const asked = Date.now();
+  const ttl = (await withClock()) ? 60 : 1;
+  const asked = payeeNowMs();
   const reqs = [
-    await referenceRequest({ token_ttl_seconds: 1 }),
-    await referenceRequest({ token_ttl_seconds: 1 }),
-    await referenceRequest({ token_ttl_seconds: 1 }),
+    await referenceRequest({ token_ttl_seconds: ttl }),
+    await referenceRequest({ token_ttl_seconds: ttl }),
+    await referenceRequest({ token_ttl_seconds: ttl }),
   ];
   const until = Math.max(
-    ...reqs.map((r) => (r.token_expires_at === undefined ? asked + 1000 : Date.parse(r.token_expires_at))),
+    ...reqs.map((r) =>
+      r.token_expires_at === undefined || !Number.isFinite(Date.parse(r.token_expires_at))
+        ? asked + ttl * 1000
+        : Date.parse(r.token_expires_at),
+    ),
   );
-  await waitPast(until, 'the expiry of a token asked with token_ttl_seconds 1');
+  await passTime(until, `the expiry of a token asked with token_ttl_seconds ${ttl}`);
   return reqs as [ReferenceRequest, ReferenceRequest, ReferenceRequest];
 });

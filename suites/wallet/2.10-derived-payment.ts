@@ -18,21 +18,30 @@ import {
   type WalletDriver,
 } from '../_lib/index.js';
 import {
-  deriveCached,
+  allCases,
+  baseCpr,
+  cprOfRail,
   deriveContext,
-  deriveContextFor,
   expectPayment,
+  expectRejectionCode,
   fail,
-  ibanCpr,
   type JsonObject,
   jsonEqual,
   member,
   payableCprArbitrary,
+  payableRail,
   paymentOrUnsupported,
   RAILS_OF_SUB_INTERFACE,
+  runsPerRail,
   short,
   supportedRails,
 } from './_wallet.js';
+
+/** The value an absent acquirer_id stands for (profile 3: written or not). */
+const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
+
+/** Amounts beyond 2^53 that every rail must carry digit for digit (INV-5, profile 1). */
+const BIG_AMOUNTS = [2n ** 53n + 1n, 2n ** 64n + 3n, 2n ** 128n + 17n, 2n ** 256n - 1n].map(String);
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
@@ -53,19 +62,72 @@ function payableRails(): CprRail[] {
 }
 
 /**
- * Runs `assertion` on the payment derived from each generated payable CPR (a refusal the
- * config allows, UNSUPPORTED_RAIL for a rail it may not serve, is skipped for that sample).
+ * Runs `assertion` on the payment derived from generated payable CPRs, one property per rail
+ * (so a failing rail never hides another: every failing rail is reported). Each run derives its
+ * CPR afresh, with a fresh context: nothing one run did survives into another or into shrinking.
+ * A refusal the config allows (UNSUPPORTED_RAIL for a rail the wallet may not serve) skips that run.
  */
 async function forEachPayment(
   wallet: WalletDriver,
   assertion: (payment: JsonObject, cpr: JsonObject, ctx: ReturnType<typeof deriveContext>) => void,
 ): Promise<void> {
-  await assertProperty(
-    fc.asyncProperty(payableCprArbitrary(), async (cpr) => {
-      const ctx = deriveContextFor(cpr);
-      const payment = paymentOrUnsupported(await deriveCached(wallet, cpr, ctx), cpr, 'the derivation');
-      if (payment) assertion(payment, cpr, ctx);
-    }),
+  const rails = payableRails();
+  if (rails.length === 0)
+    skip('wallet.supported_rails leaves no rail the suite can generate a payable CPR for');
+  const numRuns = runsPerRail(rails);
+  await allCases(
+    rails,
+    (rail) => `rail ${rail === 'NONE' ? 'absent' : rail}`,
+    async (rail) => {
+      await assertProperty(
+        fc.asyncProperty(payableCprArbitrary(rail), async (cpr) => {
+          const ctx = deriveContext();
+          const payment = paymentOrUnsupported(
+            await wallet.derive({ cpr, context: ctx }),
+            cpr,
+            'the derivation',
+          );
+          if (payment) assertion(payment, cpr, ctx);
+        }),
+        { numRuns },
+      );
+    },
+  );
+}
+
+/**
+ * Like {@link forEachPayment}, deriving each generated request twice (two contexts) and handing
+ * both payments to `assertion`.
+ */
+async function forEachPaymentPair(
+  wallet: WalletDriver,
+  assertion: (a: JsonObject, b: JsonObject) => void,
+): Promise<void> {
+  const rails = payableRails();
+  if (rails.length === 0)
+    skip('wallet.supported_rails leaves no rail the suite can generate a payable CPR for');
+  const numRuns = Math.max(2, Math.ceil(runsPerRail(rails) / 2));
+  await allCases(
+    rails,
+    (rail) => `rail ${rail === 'NONE' ? 'absent' : rail}`,
+    async (rail) => {
+      await assertProperty(
+        fc.asyncProperty(payableCprArbitrary(rail), async (cpr) => {
+          const a = paymentOrUnsupported(
+            await wallet.derive({ cpr, context: deriveContext() }),
+            cpr,
+            'the first derivation',
+          );
+          if (!a) return;
+          const b = expectPayment(
+            await wallet.derive({ cpr, context: deriveContext() }),
+            'the second derivation of the same request',
+          );
+          assertion(a, b);
+        }),
+        { numRuns },
+      );
+    },
   );
 }
 
@@ -74,40 +136,58 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
     check(
       'value-request-value-mapped-chosen-rail-amount',
       ['CPR-2.10-VALUE', 'CPR-INV-5-VALUE-INTEGRITY', 'CPR-4.4-VALUE-FROM-REQUEST'],
-      'value: request.value mapped for the chosen rail, amount and asset preserved unmodified (generated CPRs of every rail, amounts beyond 2^53)',
+      'value: request.value mapped for the chosen rail, amount and asset preserved unmodified (every rail: amounts beyond 2^53 up to 2^256 - 1, and generated CPRs)',
       async () => {
         const rails = payableRails();
         if (rails.length === 0)
           skip('wallet.supported_rails leaves no rail the suite can generate a payable CPR for');
-        // every run derives one CPR of each rail; the runs are shared out so the property makes
-        // about --runs derivations in all
-        const { numRuns } = propertyOptions();
-        await assertProperty(
-          fc.asyncProperty(fc.tuple(...rails.map((r) => payableCprArbitrary(r))), async (cprs) => {
-            for (const cpr of cprs) {
-              const r = await wallet.derive({ cpr, context: deriveContext() });
-              const payment = paymentOrUnsupported(
-                r,
-                cpr,
-                `the derivation (rail_hint ${String(cpr.rail_hint ?? 'absent')})`,
-              );
-              if (!payment) continue;
-              const want = cpr.value as JsonObject;
-              const got = member(payment, 'value');
-              if (member(got, 'amount') !== want.amount) {
-                fail(
-                  `payment.value.amount is ${short(member(got, 'amount'))}, the request's amount is ${short(want.amount)} (it must be preserved character for character)`,
+        const { seed } = propertyOptions();
+        const compare = (payment: JsonObject, cpr: JsonObject): void => {
+          const want = cpr.value as JsonObject;
+          const got = member(payment, 'value');
+          if (member(got, 'amount') !== want.amount) {
+            fail(
+              `payment.value.amount is ${short(member(got, 'amount'))}, the request's amount is ${short(want.amount)} (it must be preserved character for character)`,
+            );
+          }
+          if (!jsonEqual(member(got, 'asset'), want.asset)) {
+            fail(
+              `payment.value.asset is ${short(member(got, 'asset'))}, the request's asset is ${short(want.asset)}`,
+            );
+          }
+        };
+        await allCases(
+          rails,
+          (rail) => `rail ${rail === 'NONE' ? 'absent' : rail}`,
+          async (rail) => {
+            // value integrity beyond 2^53 through the live wallet, on this rail
+            const [sample] = fc.sample(payableCprArbitrary(rail), { seed, numRuns: 1 });
+            if (sample) {
+              for (const amount of BIG_AMOUNTS) {
+                const cpr = structuredClone(sample);
+                cpr.request_id = randomUUID();
+                (cpr.value as JsonObject).amount = amount;
+                const payment = paymentOrUnsupported(
+                  await wallet.derive({ cpr, context: deriveContext() }),
+                  cpr,
+                  `the derivation of amount ${amount}`,
                 );
-              }
-              if (!jsonEqual(member(got, 'asset'), want.asset)) {
-                fail(
-                  `payment.value.asset is ${short(member(got, 'asset'))}, the request's asset is ${short(want.asset)}`,
-                );
+                if (!payment) break; // this rail is not served (allowed without a declared list)
+                compare(payment, cpr);
               }
             }
-          }),
-          // shrinking a tuple of one CPR per rail takes too long to be worth it: the seed replays it
-          { numRuns: Math.max(1, Math.ceil(numRuns / rails.length)), endOnFailure: true },
+            await assertProperty(
+              fc.asyncProperty(payableCprArbitrary(rail), async (cpr) => {
+                const payment = paymentOrUnsupported(
+                  await wallet.derive({ cpr, context: deriveContext() }),
+                  cpr,
+                  'the derivation',
+                );
+                if (payment) compare(payment, cpr);
+              }),
+              { numRuns: runsPerRail(rails) },
+            );
+          },
         );
       },
     );
@@ -117,7 +197,7 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
       ['CPR-2.10-INTENT-REFERENCE', 'CPR-4.4-INTENT-FROM-MEMO'],
       'intent.reference: request.memo when present',
       async () => {
-        const cpr = ibanCpr({ memo: 'Order 7781 \u2014 thank you' });
+        const cpr = await baseCpr(wallet, { memo: 'Order 7781 \u2014 thank you' });
         const payment = expectPayment(
           await wallet.derive({ cpr, context: deriveContext() }),
           'the derivation',
@@ -135,7 +215,7 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
       ['CPR-2.10-INTENT-REFERENCE', 'CPR-4.4-INTENT-FROM-MEMO'],
       'intent.reference: otherwise request.request_id',
       async () => {
-        const cpr = ibanCpr({ memo: undefined });
+        const cpr = await baseCpr(wallet, { memo: undefined });
         const payment = expectPayment(
           await wallet.derive({ cpr, context: deriveContext() }),
           'the derivation',
@@ -163,7 +243,7 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
 
     check(
       'intent-conditions-derived-sub-interface-fields-member',
-      ['CPR-2.10-INTENT-CONDITIONS'],
+      ['CPR-2.10-INTENT-CONDITIONS', 'PRF-3-INTENT-CONDITIONS'],
       'intent.conditions: derived from the sub-interface fields (every member named after a sub-interface field equals the request)',
       async () => {
         await forEachPayment(wallet, (payment, cpr) => {
@@ -175,9 +255,12 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
           const fields = sub ? ALL_FIELDS[sub] : [];
           for (const name of fields) {
             const got = (conditions as JsonObject)[name];
-            if (got !== undefined && !jsonEqual(got, cpr[name])) {
+            if (got === undefined) continue; // which fields it repeats is the wallet's choice (profile 3)
+            // profile 3: an absent acquirer_id equals the zero UUID, written or not
+            const want = name === 'acquirer_id' && cpr[name] === undefined ? ZERO_UUID : cpr[name];
+            if (!jsonEqual(got, want)) {
               fail(
-                `payment.intent.conditions.${name} is ${short(got)}, the request's ${name} is ${short(cpr[name])}`,
+                `payment.intent.conditions.${name} is ${short(got)}, the request's ${name} is ${cpr[name] === undefined ? `absent (which stands for ${short(want)})` : short(want)}`,
               );
             }
           }
@@ -210,14 +293,14 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
         });
         const documents = [
           // names the validator does not recognise as state data: a wallet must ignore them (spec 9 rule 3)
-          ibanCpr({
+          await baseCpr(wallet, {
             extensions: {
               'com.example:payment_stage': 'SETTLED',
               'org.acme:lifecycle': planted('CONFIRMED'),
             },
           }),
           // names it does recognise (spec 3 rule 1, invariant 6): the wallet may refuse the request, never use them
-          ibanCpr({
+          await baseCpr(wallet, {
             extensions: { 'com.example:state': 'SETTLED', 'com.example:status': planted('AUTHORIZED') },
           }),
         ];
@@ -254,7 +337,7 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
       ['CPR-2.10-ID', 'CPR-4.4-SEVERAL-ATTEMPTS'],
       'id: newly generated for every derivation, also of the same request',
       async () => {
-        const cpr = ibanCpr();
+        const cpr = await baseCpr(wallet);
         const first = expectPayment(
           await wallet.derive({ cpr, context: deriveContext() }),
           'the first derivation',
@@ -271,18 +354,24 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
           first.id !== second.id,
           `two derivations of the same request gave the same payment id ${short(first.id)}`,
         );
-        const seen = new Set<unknown>([first.id, second.id]);
-        await forEachPayment(wallet, (payment) => {
-          if (seen.has(payment.id))
-            fail(`payment id ${short(payment.id)} was already given to an earlier payment`);
-          seen.add(payment.id);
+        const earlier = new Set<unknown>([first.id, second.id]);
+        // every run derives its request twice: two payments, two ids, none of the two above
+        // (fixed before the property: nothing a run adds survives into another run or into shrinking)
+        await forEachPaymentPair(wallet, (a, b) => {
+          if (typeof a.id !== 'string' || a.id === '')
+            fail(`payment.id must be a non-empty identifier, got ${short(a.id)}`);
+          if (a.id === b.id)
+            fail(`two derivations of the same request gave the same payment id ${short(a.id)}`);
+          for (const p of [a, b]) {
+            if (earlier.has(p.id)) fail(`payment id ${short(p.id)} was already given to an earlier payment`);
+          }
         });
       },
     );
 
     check('id-uuid-profile-3', ['PRF-3-PAYMENT-ID-UUID'], 'id is a UUID (profile 3)', async () => {
       const payment = expectPayment(
-        await wallet.derive({ cpr: ibanCpr(), context: deriveContext() }),
+        await wallet.derive({ cpr: await baseCpr(wallet), context: deriveContext() }),
         'the derivation',
       );
       assertThat(
@@ -326,11 +415,11 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
         });
         const documents = [
           // names the validator does not recognise as payer data: a wallet must ignore them (spec 9 rule 3)
-          ibanCpr({
+          await baseCpr(wallet, {
             extensions: { 'com.example:buyer': planted('buyer'), 'org.acme:customer': planted('customer') },
           }),
           // names it does recognise (invariant 1): the wallet may refuse the request, never use them
-          ibanCpr({
+          await baseCpr(wallet, {
             extensions: {
               'com.example:payer': planted('payer'),
               'com.example:debtor_account': planted('debtor'),
@@ -398,7 +487,7 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
       async () => {
         const ctx = deriveContext();
         const payment = expectPayment(
-          await wallet.derive({ cpr: ibanCpr(), context: ctx }),
+          await wallet.derive({ cpr: await baseCpr(wallet), context: ctx }),
           'the derivation',
         );
         const rail = member(member(payment, 'context'), 'rail');
@@ -469,5 +558,171 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
         });
       },
     );
+
+    check(
+      'context-rail-opaque-copied-never-refused',
+      ['PRF-3-CONTEXT-RAIL-OPAQUE'],
+      'context.rail is opaque: whatever members it holds, the wallet derives the payment and copies it unchanged',
+      async () => {
+        const fixed: JsonObject[] = [
+          {},
+          { execution_id: `exec-${randomUUID()}`, nested: { deep: [1, 'two', null, { three: true }] } },
+          { 'x-vendor:session': { id: randomUUID(), ttl: 30 }, channel: 'mobile', flags: [] },
+          { note: '\u00e9\u{1F4B6} \u202e', amount_hint: '999', list: [{}, []] },
+        ];
+        const opaque = fc.dictionary(
+          fc.string({ minLength: 1, maxLength: 12 }).map((k) => `x_${k}`),
+          fc.jsonValue({ maxDepth: 2 }),
+          { maxKeys: 4 },
+        );
+        const rail = await payableRail(wallet);
+        const derive = async (execution: JsonObject): Promise<void> => {
+          const ctx = deriveContext({ rail: execution });
+          const r = await wallet.derive({ cpr: cprOfRail(rail), context: ctx });
+          const payment = expectPayment(r, `the derivation under context.rail ${short(execution)}`);
+          const got = member(member(payment, 'context'), 'rail');
+          if (!jsonEqual(got, execution))
+            fail(`payment.context.rail is ${short(got)}, the ExecutionContext given is ${short(execution)}`);
+        };
+        await allCases(fixed, (e) => `context.rail ${short(e)}`, derive);
+        await assertProperty(
+          fc.asyncProperty(opaque, async (execution) => derive(execution as JsonObject)),
+          { numRuns: Math.min(propertyOptions().numRuns, 25) },
+        );
+      },
+    );
+
+    /** Payer, authorization and state data planted in a CPR, each with a unique marker. */
+    const plantedData = (
+      marker: string,
+    ): {
+      kind: 'payer' | 'authorization' | 'state';
+      what: string;
+      overrides: (cpr: JsonObject) => JsonObject;
+    }[] => {
+      const ext = (cpr: JsonObject, add: JsonObject): JsonObject => ({
+        extensions: { ...((cpr.extensions as JsonObject | undefined) ?? {}), ...add },
+      });
+      return [
+        {
+          kind: 'payer',
+          what: 'a top-level payer',
+          overrides: () => ({ payer: { id: `payer-${marker}`, name: `Mallory ${marker}` } }),
+        },
+        {
+          kind: 'payer',
+          what: 'a payer_id extension',
+          overrides: (c) => ext(c, { 'com.example:payer_id': `payer-${marker}` }),
+        },
+        {
+          kind: 'payer',
+          what: 'a debtor account extension',
+          overrides: (c) =>
+            ext(c, { 'org.acme:debtorAccount': { iban: 'GB29NWBK60161331926819', ref: marker } }),
+        },
+        {
+          kind: 'payer',
+          what: 'a payer nested in an extension',
+          overrides: (c) => ext(c, { 'com.example:order': { payer: { id: `payer-${marker}` } } }),
+        },
+        {
+          kind: 'authorization',
+          what: 'a top-level signature',
+          overrides: () => ({ signature: `sig-${marker}` }),
+        },
+        {
+          kind: 'authorization',
+          what: 'an authorization extension',
+          overrides: (c) => ext(c, { 'foundation:auth': { authorization: `auth-${marker}` } }),
+        },
+        {
+          kind: 'authorization',
+          what: 'a signed_tx extension',
+          overrides: (c) => ext(c, { 'com.example:signed_tx': `0x${marker.replace(/-/g, '')}` }),
+        },
+        {
+          kind: 'authorization',
+          what: 'a mandate extension',
+          overrides: (c) => ext(c, { 'org.acme:mandate_ref': `mandate-${marker}` }),
+        },
+        {
+          kind: 'authorization',
+          what: 'a top-level rail (the ExecutionContext of spec 2.9)',
+          overrides: () => ({ rail: { execution_id: `exec-${marker}` } }),
+        },
+        { kind: 'state', what: 'a top-level status', overrides: () => ({ status: `PAID-${marker}` }) },
+        {
+          kind: 'state',
+          what: 'a state extension',
+          overrides: (c) => ext(c, { 'com.example:state': `SETTLED-${marker}` }),
+        },
+        {
+          kind: 'state',
+          what: 'a settlement extension',
+          overrides: (c) => ext(c, { 'com.example:settlement_date': `2026-01-01-${marker}` }),
+        },
+        {
+          kind: 'state',
+          what: 'an execution_date extension',
+          overrides: (c) => ext(c, { 'com.example:execution_date': `2026-01-02-${marker}` }),
+        },
+      ];
+    };
+
+    check(
+      'payer-authorization-state-data-refused-422-or-ignored',
+      ['PRF-3-PAYER-DATA-REFUSED-OR-IGNORED'],
+      'a CPR carrying payer, authorization or state data is refused with 422 INVALID_STRUCTURE or derived with the data ignored',
+      async () => {
+        const marker = randomUUID();
+        const rail = await payableRail(wallet);
+        await allCases(
+          plantedData(marker),
+          (p) => p.what,
+          async (p) => {
+            const base = cprOfRail(rail);
+            const cpr = { ...base, ...p.overrides(base) };
+            const r = await wallet.derive({ cpr, context: deriveContext() });
+            if (r.ok) return; // derived: whether the data reached the payment is graded by the SPEC checks
+            expectRejectionCode(r, ['INVALID_STRUCTURE'], `the request carrying ${p.what}`);
+          },
+        );
+      },
+    );
+
+    for (const [kind, ids] of [
+      ['payer', ['CPR-4.4-PAYER-FROM-APPLICATION', 'CPR-2.9-CONTEXT-FROM-APPLICATION']],
+      ['authorization', ['CPR-4.4-OWN-AUTHORIZATION', 'CPR-2.9-CONTEXT-FROM-APPLICATION']],
+      ['state', ['CPR-3-NO-STATE-CARRIED']],
+    ] as const) {
+      check(
+        `${kind}-data-in-cpr-never-reaches-payment`,
+        [...ids],
+        `${kind} data carried by a CPR (top level or extensions) never reaches the Payment: the wallet refuses the CPR or ignores the data`,
+        async () => {
+          const marker = randomUUID();
+          const rail = await payableRail(wallet);
+          let derived = 0;
+          await allCases(
+            plantedData(marker).filter((p) => p.kind === kind),
+            (p) => p.what,
+            async (p) => {
+              const base = cprOfRail(rail);
+              const cpr = { ...base, ...p.overrides(base) };
+              const r = await wallet.derive({ cpr, context: deriveContext() });
+              if (!r.ok) return; // refusing is allowed (profile 3)
+              derived += 1;
+              if (JSON.stringify(r.payment).includes(marker)) {
+                fail(`the payment carries ${kind} data planted in the CPR (${p.what}): ${short(r.payment)}`);
+              }
+            },
+          );
+          if (derived === 0)
+            skip(
+              `the wallet refused every CPR carrying ${kind} data (allowed: profile 3), so none reached a payment`,
+            );
+        },
+      );
+    }
   });
 });

@@ -6,25 +6,26 @@
  */
 import { randomUUID } from 'node:crypto';
 import { encodeInlineUri } from '../../src/codec/uri.js';
-import { assertThat, check, forEachWalletChannel, mockPayee } from '../_lib/index.js';
+import { assertThat, check, forEachWalletChannel, mockPayee, type WalletDriver } from '../_lib/index.js';
 import {
+  baseCpr,
   deriveContext,
   expectPayment,
   expectRejection,
   expectRejectionCode,
   HOUR,
-  ibanCpr,
   isoFromNow,
+  type JsonObject,
   short,
 } from './_wallet.js';
 
 const RESOLVES = ['CPR-4.3-WALLET-RESOLVES-URI'];
 
-/** A valid CPR whose payee display_name is `name` (to recognise the payment made from it). */
-function withDisplayName(name: string) {
-  return ibanCpr({
-    payee: { display_name: name, rail_address: { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' } },
-  });
+/** A valid CPR of a rail the wallet pays whose payee display_name is `name` (to recognise the payment made from it). */
+async function withDisplayName(wallet: WalletDriver, name: string): Promise<JsonObject> {
+  const cpr = await baseCpr(wallet);
+  (cpr.payee as JsonObject).display_name = name;
+  return cpr;
 }
 
 describe('CPR-1.0 section 4.3: delivery rules (paying application)', () => {
@@ -36,7 +37,7 @@ describe('CPR-1.0 section 4.3: delivery rules (paying application)', () => {
       async () => {
         const mock = await mockPayee();
         const marker = `Conformance Shop ${randomUUID()}`;
-        const offer = mock.offer(withDisplayName(marker));
+        const offer = mock.offer(await withDisplayName(wallet, marker));
         const payment = expectPayment(
           await wallet.derive({ uri: offer.uri, context: deriveContext() }),
           'the derivation from a reference URI',
@@ -58,7 +59,7 @@ describe('CPR-1.0 section 4.3: delivery rules (paying application)', () => {
       'a reader also accepts an endpoint that already ends in /cpr/{token}',
       async () => {
         const mock = await mockPayee();
-        const offer = mock.offer(ibanCpr());
+        const offer = mock.offer(await baseCpr(wallet));
         const uri = `cpr://${offer.token}?endpoint=${encodeURIComponent(offer.url)}`;
         expectPayment(await wallet.derive({ uri, context: deriveContext() }), `the derivation from ${uri}`);
         assertThat(
@@ -75,7 +76,10 @@ describe('CPR-1.0 section 4.3: delivery rules (paying application)', () => {
       async () => {
         const marker = `Conformance Shop ${randomUUID()}`;
         const payment = expectPayment(
-          await wallet.derive({ uri: encodeInlineUri(withDisplayName(marker)), context: deriveContext() }),
+          await wallet.derive({
+            uri: encodeInlineUri(await withDisplayName(wallet, marker)),
+            context: deriveContext(),
+          }),
           'the derivation from an inline URI',
         );
         assertThat(
@@ -91,7 +95,7 @@ describe('CPR-1.0 section 4.3: delivery rules (paying application)', () => {
       'a token already consumed yields no payment (the payee refuses it) and is not retried',
       async () => {
         const mock = await mockPayee();
-        const offer = mock.offer(ibanCpr());
+        const offer = mock.offer(await baseCpr(wallet));
         expectPayment(
           await wallet.derive({ uri: offer.uri, context: deriveContext() }),
           'the first derivation from the reference URI',
@@ -127,7 +131,7 @@ describe('CPR-1.0 section 4.3: delivery rules (paying application)', () => {
       'a consumed token is refused with 422 TOKEN_REJECTED',
       async () => {
         const mock = await mockPayee();
-        const offer = mock.offer(ibanCpr(), {
+        const offer = mock.offer(await baseCpr(wallet), {
           answer: {
             status: 410,
             body: { error: { code: 'TOKEN_CONSUMED', message: 'the token was already used' } },
@@ -163,7 +167,7 @@ describe('CPR-1.0 section 4.3: delivery rules (paying application)', () => {
       async () => {
         const mock = await mockPayee();
         const offer = mock.offer(
-          ibanCpr({ created_at: isoFromNow(-3 * HOUR), expires_at: isoFromNow(-HOUR) }),
+          await baseCpr(wallet, { created_at: isoFromNow(-3 * HOUR), expires_at: isoFromNow(-HOUR) }),
         );
         expectRejection(
           await wallet.derive({ uri: offer.uri, context: deriveContext() }),
@@ -178,7 +182,7 @@ describe('CPR-1.0 section 4.3: delivery rules (paying application)', () => {
       'a CPR retrieved through a reference URI is validated like a direct one: a wrong cpr_version is rejected',
       async () => {
         const mock = await mockPayee();
-        const offer = mock.offer(ibanCpr({ cpr_version: 'CPR-2.0' }));
+        const offer = mock.offer(await baseCpr(wallet, { cpr_version: 'CPR-2.0' }));
         expectRejection(
           await wallet.derive({ uri: offer.uri, context: deriveContext() }),
           'the derivation of a CPR-2.0 document from a reference URI',

@@ -3,18 +3,21 @@
  * rail_hint is answered with a message for a person, never silently; an open amount takes the
  * payer's amount; a fixed amount is paid in full or refused.
  */
+import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { amountArbitrary } from '../../src/testing/arbitraries.js';
+import { amountArbitrary, CPR_RAILS } from '../../src/testing/arbitraries.js';
 import type { SubInterface } from '../../src/validator/subinterface.js';
 import {
-  assertProperty,
   assertThat,
   check,
   type DeriveResult,
   forEachWalletChannel,
   skip,
+  type WalletDriver,
 } from '../_lib/index.js';
 import {
+  baseCpr,
+  cprOfRail,
   cprOfSubInterface,
   deriveContext,
   describeResult,
@@ -23,11 +26,10 @@ import {
   expectRejection,
   expectRejectionCode,
   fail,
-  ibanCpr,
-  instantKeyCpr,
   type JsonObject,
   member,
   paymentOrUnsupported,
+  propertyPerRail,
   RAILS,
   RAILS_OF_SUB_INTERFACE,
   type Rail,
@@ -40,17 +42,14 @@ const BIG_PAYER_AMOUNT = (2n ** 128n + 7n).toString();
 
 /** A valid CPR hinting `rail`. */
 function cprHinting(rail: Rail): JsonObject {
-  switch (rail) {
-    case 'PIX':
-    case 'UPI':
-      return instantKeyCpr(rail);
-    case 'ACH':
-      return cprOfSubInterface('account');
-    case 'ON_CHAIN':
-      return cprOfSubInterface('onchain');
-    default:
-      return ibanCpr({ rail_hint: rail });
-  }
+  return cprOfRail(rail);
+}
+
+/** A valid open-amount request (no value.amount) of a rail the wallet pays. */
+async function openAmountCpr(wallet: WalletDriver): Promise<JsonObject> {
+  const cpr = await baseCpr(wallet);
+  delete (cpr.value as JsonObject).amount;
+  return cpr;
 }
 
 /** `wallet.supported_rails`, or skip: the suite cannot know which rail is unsupported. */
@@ -180,7 +179,7 @@ describe('CPR-1.0 section 4.5: interoperability behaviors', () => {
       ['CPR-4.5-OPEN-AMOUNT', 'CPR-2.3-AMOUNT-OMITTED-OPEN'],
       'amount omitted: the amount the payer gives becomes the payment amount',
       async () => {
-        const cpr = ibanCpr({ value: { asset: { type: 'fiat', code: 'EUR' } } });
+        const cpr = await openAmountCpr(wallet);
         const payment = expectPayment(
           await wallet.derive({ cpr, context: deriveContext({ payer_amount: BIG_PAYER_AMOUNT }) }),
           'the derivation of an open-amount request with context.payer_amount',
@@ -198,8 +197,10 @@ describe('CPR-1.0 section 4.5: interoperability behaviors', () => {
       ['CPR-4.5-OPEN-AMOUNT', 'CPR-2.3-AMOUNT-OMITTED-OPEN'],
       "amount omitted: the payer's amount becomes the payment amount (generated open-amount CPRs of every rail)",
       async () => {
-        await assertProperty(
-          fc.asyncProperty(railCprArbitrary(), amountArbitrary(), async (generated, payerAmount) => {
+        await propertyPerRail(
+          CPR_RAILS,
+          (rail) => fc.tuple(railCprArbitrary(rail), amountArbitrary()),
+          async ([generated, payerAmount]) => {
             const cpr = structuredClone(generated);
             delete cpr.extensions;
             delete (cpr.value as JsonObject).amount;
@@ -210,7 +211,7 @@ describe('CPR-1.0 section 4.5: interoperability behaviors', () => {
             const amount = member(member(payment, 'value'), 'amount');
             if (amount !== payerAmount)
               fail(`payment.value.amount is ${short(amount)}, expected the payer's amount ${payerAmount}`);
-          }),
+          },
         );
       },
     );
@@ -220,7 +221,7 @@ describe('CPR-1.0 section 4.5: interoperability behaviors', () => {
       ['CPR-4.5-OPEN-AMOUNT'],
       'amount omitted and no amount from the payer: no payment is derived (the payer must be prompted)',
       async () => {
-        const cpr = ibanCpr({ value: { asset: { type: 'fiat', code: 'EUR' } } });
+        const cpr = await openAmountCpr(wallet);
         expectRejection(
           await wallet.derive({ cpr, context: deriveContext() }),
           'an open-amount request without context.payer_amount',
@@ -233,7 +234,7 @@ describe('CPR-1.0 section 4.5: interoperability behaviors', () => {
       ['PRF-3-DERIVE-ERROR-CODES'],
       "an open amount without the payer's amount is refused with 422 AMOUNT_REQUIRED",
       async () => {
-        const cpr = ibanCpr({ value: { asset: { type: 'fiat', code: 'EUR' } } });
+        const cpr = await openAmountCpr(wallet);
         expectRejectionCode(
           await wallet.derive({ cpr, context: deriveContext() }),
           ['AMOUNT_REQUIRED'],
@@ -247,14 +248,19 @@ describe('CPR-1.0 section 4.5: interoperability behaviors', () => {
       ['CPR-4.5-FULL-AMOUNT', 'CPR-4.5-NO-PARTIAL', 'CPR-7-AMOUNT-NOT-PAYABLE'],
       'amount present: the full amount is paid or the request rejected, whatever amount the payer offers',
       async () => {
-        for (const offered of ['1', '12499', '12501']) {
-          const cpr = ibanCpr();
+        const base = await baseCpr(wallet);
+        const full = String((base.value as JsonObject).amount);
+        const less = (BigInt(full) - 1n).toString();
+        const more = (BigInt(full) + 1n).toString();
+        for (const offered of ['1', less, more]) {
+          const cpr = structuredClone(base);
+          cpr.request_id = randomUUID();
           const r = await wallet.derive({ cpr, context: deriveContext({ payer_amount: offered }) });
           if (!r.ok) continue; // rejecting is allowed (AMB-19)
           const amount = member(member(r.payment, 'value'), 'amount');
           assertThat(
-            amount === '12500',
-            `with payer_amount ${offered}, payment.value.amount is ${short(amount)}; the request's full amount is "12500"`,
+            amount === full,
+            `with payer_amount ${offered}, payment.value.amount is ${short(amount)}; the request's full amount is "${full}"`,
           );
         }
       },

@@ -3,22 +3,28 @@
  * fulfils a request whose expires_at is in the past; the profile code is EXPIRED (422).
  */
 import fc from 'fast-check';
-import { assertProperty, check, forEachWalletChannel } from '../_lib/index.js';
+import { assertProperty, check, forEachWalletChannel, type WalletDriver } from '../_lib/index.js';
 import {
+  baseCpr,
   deriveContext,
   expectRejection,
   expectRejectionCode,
   fail,
   HOUR,
-  ibanCpr,
   isoFromNow,
+  type JsonObject,
 } from './_wallet.js';
 
 const EXPIRED_IDS = ['CPR-7-EXPIRED-REJECTED', 'CPR-INV-2-EXPIRY-ENFORCEMENT', 'CPR-INV-7-REJECTS-EXPIRED'];
 
-/** A request that expired `agoMs` ago (created two hours before that). */
-function expired(agoMs: number) {
-  return ibanCpr({ created_at: isoFromNow(-agoMs - 2 * HOUR), expires_at: isoFromNow(-agoMs) });
+/** A request of a rail the wallet pays that expired `agoMs` ago (created two hours before that). */
+async function expired(wallet: WalletDriver, agoMs: number): Promise<JsonObject> {
+  return baseCpr(wallet, { created_at: isoFromNow(-agoMs - 2 * HOUR), expires_at: isoFromNow(-agoMs) });
+}
+
+/** The current instant to the whole second (so never after the wallet's now), written with `Z`. */
+function thisSecond(): string {
+  return new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
 describe('CPR-1.0 section 7: errors (expired requests)', () => {
@@ -29,7 +35,7 @@ describe('CPR-1.0 section 7: errors (expired requests)', () => {
       'a request whose expires_at is in the past (an hour ago) is rejected',
       async () => {
         expectRejection(
-          await wallet.derive({ cpr: expired(HOUR), context: deriveContext() }),
+          await wallet.derive({ cpr: await expired(wallet, HOUR), context: deriveContext() }),
           'a request expired an hour ago',
         );
       },
@@ -41,7 +47,7 @@ describe('CPR-1.0 section 7: errors (expired requests)', () => {
       'a request that expired a minute ago is rejected',
       async () => {
         expectRejection(
-          await wallet.derive({ cpr: expired(60_000), context: deriveContext() }),
+          await wallet.derive({ cpr: await expired(wallet, 60_000), context: deriveContext() }),
           'a request expired a minute ago',
         );
       },
@@ -54,7 +60,7 @@ describe('CPR-1.0 section 7: errors (expired requests)', () => {
       async () => {
         await assertProperty(
           fc.asyncProperty(fc.integer({ min: 60_000, max: 20 * 365 * 24 * HOUR }), async (agoMs) => {
-            const r = await wallet.derive({ cpr: expired(agoMs), context: deriveContext() });
+            const r = await wallet.derive({ cpr: await expired(wallet, agoMs), context: deriveContext() });
             if (r.ok)
               fail(
                 `the wallet derived a payment from a request that expired ${Math.round(agoMs / 1000)} s ago`,
@@ -70,10 +76,52 @@ describe('CPR-1.0 section 7: errors (expired requests)', () => {
       'an expired request is refused with 422 EXPIRED and a message',
       async () => {
         expectRejectionCode(
-          await wallet.derive({ cpr: expired(HOUR), context: deriveContext() }),
+          await wallet.derive({ cpr: await expired(wallet, HOUR), context: deriveContext() }),
           ['EXPIRED'],
           'a request expired an hour ago',
         );
+      },
+    );
+
+    check(
+      'request-expiring-exactly-now-rejected',
+      EXPIRED_IDS,
+      'a request whose expires_at is exactly now (this very second) is rejected: it is no longer in the future',
+      async () => {
+        const cpr = await baseCpr(wallet, { created_at: isoFromNow(-HOUR), expires_at: thisSecond() });
+        expectRejection(
+          await wallet.derive({ cpr, context: deriveContext() }),
+          `a request expiring at ${String(cpr.expires_at)} (now)`,
+        );
+      },
+    );
+
+    check(
+      'request-expired-one-second-ago-rejected',
+      EXPIRED_IDS,
+      'a request whose expires_at passed one second ago is rejected (no grace period)',
+      async () => {
+        const cpr = await baseCpr(wallet, { created_at: isoFromNow(-HOUR), expires_at: isoFromNow(-1000) });
+        expectRejection(
+          await wallet.derive({ cpr, context: deriveContext() }),
+          `a request that expired at ${String(cpr.expires_at)} (a second ago)`,
+        );
+      },
+    );
+
+    check(
+      'request-at-expiry-boundary-refused-422-expired',
+      ['PRF-3-DERIVE-ERROR-CODES'],
+      'a request expiring now or a second ago is refused with 422 EXPIRED',
+      async () => {
+        for (const expiresAt of [thisSecond(), isoFromNow(-1000)]) {
+          const cpr = await baseCpr(wallet, { created_at: isoFromNow(-HOUR), expires_at: expiresAt });
+          expectRejectionCode(
+            await wallet.derive({ cpr, context: deriveContext() }),
+            ['EXPIRED'],
+            `a request expiring at ${expiresAt}`,
+          );
+        }
       },
     );
   });

@@ -6,12 +6,12 @@ import fc from 'fast-check';
 import { extensionsArbitrary } from '../../src/testing/arbitraries.js';
 import { assertProperty, check, forEachWalletChannel, type WalletDriver } from '../_lib/index.js';
 import {
+  baseCpr,
   deriveContext,
   expectPayment,
   expectRejection,
   expectRejectionCode,
   fail,
-  ibanCpr,
   type JsonObject,
   jsonEqual,
   payableCprArbitrary,
@@ -61,7 +61,10 @@ describe('CPR-1.0 section 9: versioning', () => {
         `paying applications validate cpr_version before processing: ${JSON.stringify(version)} is refused`,
         async () => {
           expectRejection(
-            await wallet.derive({ cpr: ibanCpr({ cpr_version: version }), context: deriveContext() }),
+            await wallet.derive({
+              cpr: await baseCpr(wallet, { cpr_version: version }),
+              context: deriveContext(),
+            }),
             `a request with cpr_version ${JSON.stringify(version)}`,
           );
         },
@@ -74,7 +77,10 @@ describe('CPR-1.0 section 9: versioning', () => {
       'a request without cpr_version is refused',
       async () => {
         expectRejection(
-          await wallet.derive({ cpr: ibanCpr({ cpr_version: undefined }), context: deriveContext() }),
+          await wallet.derive({
+            cpr: await baseCpr(wallet, { cpr_version: undefined }),
+            context: deriveContext(),
+          }),
           'a request without cpr_version',
         );
       },
@@ -92,7 +98,7 @@ describe('CPR-1.0 section 9: versioning', () => {
               .filter((v) => v !== 'CPR-1.0'),
             async (version) => {
               const r = await wallet.derive({
-                cpr: ibanCpr({ cpr_version: version }),
+                cpr: await baseCpr(wallet, { cpr_version: version }),
                 context: deriveContext(),
               });
               if (r.ok)
@@ -111,7 +117,10 @@ describe('CPR-1.0 section 9: versioning', () => {
       'a wrong cpr_version is refused with 422 INVALID_VERSION',
       async () => {
         expectRejectionCode(
-          await wallet.derive({ cpr: ibanCpr({ cpr_version: 'CPR-2.0' }), context: deriveContext() }),
+          await wallet.derive({
+            cpr: await baseCpr(wallet, { cpr_version: 'CPR-2.0' }),
+            context: deriveContext(),
+          }),
           ['INVALID_VERSION'],
           'a request with cpr_version "CPR-2.0"',
         );
@@ -124,7 +133,10 @@ describe('CPR-1.0 section 9: versioning', () => {
       'a missing cpr_version is refused with 422 INVALID_VERSION or INVALID_STRUCTURE',
       async () => {
         expectRejectionCode(
-          await wallet.derive({ cpr: ibanCpr({ cpr_version: undefined }), context: deriveContext() }),
+          await wallet.derive({
+            cpr: await baseCpr(wallet, { cpr_version: undefined }),
+            context: deriveContext(),
+          }),
           ['INVALID_VERSION', 'INVALID_STRUCTURE'],
           'a request without cpr_version',
         );
@@ -136,7 +148,7 @@ describe('CPR-1.0 section 9: versioning', () => {
       ['CPR-9-IGNORE-UNKNOWN-EXTENSIONS', 'CPR-9-EXTENSIONS-NO-BREAK'],
       'implementations must ignore unrecognized extension fields',
       async () => {
-        const cpr = ibanCpr({
+        const cpr = await baseCpr(wallet, {
           extensions: {
             'com.example.loyalty:points': 120,
             'foundation:future-sub-interface': { mode: 'split', parts: [1, 2] },

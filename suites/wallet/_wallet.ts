@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import { AssertionError } from 'node:assert';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import {
   amountArbitrary,
@@ -15,7 +15,16 @@ import {
   type JsonObject,
 } from '../../src/testing/arbitraries.js';
 import { appliedSubInterface, RAIL_HINTS, type SubInterface } from '../../src/validator/subinterface.js';
-import { context, type DeriveContext, type DeriveResult, skip, type WalletDriver } from '../_lib/index.js';
+import { validateCpr } from '../../src/validator/validate-cpr.js';
+import {
+  assertProperty,
+  context,
+  type DeriveContext,
+  type DeriveResult,
+  propertyOptions,
+  skip,
+  type WalletDriver,
+} from '../_lib/index.js';
 
 export type { JsonObject };
 
@@ -62,48 +71,6 @@ export function deriveContext(
     authorization: { type: 'conformance-test', proof: `auth-${marker}` },
     ...extra,
   };
-}
-
-/**
- * The DerivationContext of a generated CPR: like {@link deriveContext}, with a marker derived
- * from the request_id, so the same CPR is always derived under the same context (see
- * {@link deriveCached}).
- */
-export function deriveContextFor(cpr: JsonObject, extra: Partial<DeriveContext> = {}): DeriveContext {
-  const marker = createHash('sha256').update(String(cpr.request_id)).digest('hex').slice(0, 32);
-  return deriveContext(extra, marker);
-}
-
-/** Derivations already made, per wallet channel (see {@link deriveCached}). */
-const derivations = new WeakMap<WalletDriver, Map<string, Promise<DeriveResult>>>();
-const MAX_CACHED = 5000;
-
-/**
- * Derives `cpr` under `ctx`, reusing the answer when the same channel already derived the same
- * request under the same context in this run. The mapping checks of section 2.10 each look at
- * one member of the payments of the same generated requests (same seed, same generation
- * instant): the requests are derived once per channel and every check grades its member.
- */
-export function deriveCached(
-  wallet: WalletDriver,
-  cpr: JsonObject,
-  ctx: DeriveContext,
-): Promise<DeriveResult> {
-  let cache = derivations.get(wallet);
-  if (!cache) {
-    cache = new Map();
-    derivations.set(wallet, cache);
-  }
-  const key = JSON.stringify([cpr, ctx]);
-  let answer = cache.get(key);
-  if (!answer) {
-    if (cache.size >= MAX_CACHED) cache.clear();
-    answer = wallet.derive({ cpr, context: ctx });
-    cache.set(key, answer);
-    // a transport failure is not an answer: the next check asks again
-    answer.catch(() => cache?.delete(key));
-  }
-  return answer;
 }
 
 let generationInstant: Date | undefined;
@@ -215,6 +182,140 @@ export function cprOfSubInterface(sub: SubInterface): JsonObject {
   }
 }
 
+/** A fixed valid CPR hinting `rail` (one per rail, every one valid under every rule of profile 2). */
+export function cprOfRail(rail: Rail, overrides: Record<string, unknown> = {}): JsonObject {
+  let doc: JsonObject;
+  switch (rail) {
+    case 'PIX':
+    case 'UPI':
+      doc = instantKeyCpr(rail);
+      break;
+    case 'ACH':
+      doc = cprOfSubInterface('account');
+      break;
+    case 'ON_CHAIN':
+      doc = cprOfSubInterface('onchain');
+      break;
+    default:
+      doc = ibanCpr({ rail_hint: rail });
+  }
+  for (const [k, v] of Object.entries(overrides)) {
+    if (v === undefined) delete doc[k];
+    else doc[k] = v;
+  }
+  return doc;
+}
+
+/** The order in which the suite looks for a rail the wallet pays (the reference's first). */
+const PROBE_ORDER: readonly Rail[] = ['SEPA_CT', 'PIX', 'ACH', 'ON_CHAIN', 'UPI', 'SEPA_INST', 'SWIFT'];
+
+/** What a wallet answered to the plain fixed request of a rail, per channel (a probe, not property state). */
+const probes = new WeakMap<WalletDriver, Map<Rail, Promise<'payment' | 'unsupported' | 'other'>>>();
+
+async function probe(wallet: WalletDriver, rail: Rail): Promise<'payment' | 'unsupported' | 'other'> {
+  let byRail = probes.get(wallet);
+  if (!byRail) {
+    byRail = new Map();
+    probes.set(wallet, byRail);
+  }
+  let answer = byRail.get(rail);
+  if (!answer) {
+    answer = wallet
+      .derive({ cpr: cprOfRail(rail), context: deriveContext() })
+      .then((r) => (r.ok ? 'payment' : r.error.code === 'UNSUPPORTED_RAIL' ? 'unsupported' : 'other'));
+    byRail.set(rail, answer);
+    // a transport failure is no answer: ask again next time
+    answer.catch(() => byRail?.delete(rail));
+  }
+  return answer;
+}
+
+/**
+ * A rail the wallet pays, for the checks built on one fixed request: with
+ * `wallet.supported_rails`, the first of {@link PROBE_ORDER} it lists; without it (profile 3: a
+ * wallet may serve any rails without saying which), the first the wallet answers with a Payment
+ * (a refusal other than UNSUPPORTED_RAIL also picks the rail, so the check grades that refusal).
+ * Skips the check when the wallet refuses every rail with UNSUPPORTED_RAIL.
+ */
+export async function payableRail(wallet: WalletDriver, exclude: readonly Rail[] = []): Promise<Rail> {
+  const order = PROBE_ORDER.filter((r) => !exclude.includes(r));
+  const declared = supportedRails();
+  if (declared) {
+    return (
+      order.find((r) => declared.includes(r)) ??
+      skip(`wallet.supported_rails (${declared.join(', ')}) names none of ${order.join(', ')}`)
+    );
+  }
+  for (const rail of order) {
+    if ((await probe(wallet, rail)) !== 'unsupported') return rail;
+  }
+  return skip(`the wallet refused the requests of every rail (${order.join(', ')}) with UNSUPPORTED_RAIL`);
+}
+
+/**
+ * A fixed valid request of a rail the wallet pays ({@link payableRail}), with `overrides`
+ * (`undefined` removes a member), and the rail it hints.
+ */
+export async function baseCpr(
+  wallet: WalletDriver,
+  overrides: Record<string, unknown> = {},
+  exclude: readonly Rail[] = [],
+): Promise<JsonObject> {
+  return cprOfRail(await payableRail(wallet, exclude), overrides);
+}
+
+/**
+ * Runs every one of `cases` and fails with all the failures together (one failing case never
+ * hides the others); a transport error or a skip ends at once, as usual.
+ */
+export async function allCases<T>(
+  cases: readonly T[],
+  name: (c: T) => string,
+  run: (c: T) => Promise<void>,
+): Promise<void> {
+  const failures: string[] = [];
+  for (const c of cases) {
+    try {
+      await run(c);
+    } catch (err) {
+      if (!(err instanceof AssertionError)) throw err;
+      failures.push(`${name(c)}: ${err.message}`);
+    }
+  }
+  if (failures.length > 0) {
+    fail(
+      `${failures.length} of ${cases.length} case(s) failed:\n- ${failures.map((f) => f.split('\n')[0]).join('\n- ')}`,
+    );
+  }
+}
+
+/** Runs per rail so that all rails together make about `--runs` runs (at least 3 each). */
+export function runsPerRail(rails: readonly unknown[]): number {
+  return Math.max(3, Math.ceil(propertyOptions().numRuns / Math.max(1, rails.length)));
+}
+
+/**
+ * One property per rail (a failing rail never hides another: every failing rail is reported):
+ * `predicate` runs on values of `arbitrary(rail)`, about `--runs` runs over all rails.
+ */
+export async function propertyPerRail<T>(
+  rails: readonly CprRail[],
+  arbitrary: (rail: CprRail) => fc.Arbitrary<T>,
+  predicate: (value: T, rail: CprRail) => Promise<void>,
+): Promise<void> {
+  const numRuns = runsPerRail(rails);
+  await allCases(
+    rails,
+    (rail) => `rail ${rail === 'NONE' ? 'absent' : rail}`,
+    async (rail) => {
+      await assertProperty(
+        fc.asyncProperty(arbitrary(rail), (value) => predicate(value, rail)),
+        { numRuns },
+      );
+    },
+  );
+}
+
 /** `wallet.supported_rails` of the config, or undefined when the config gives no list. */
 export function supportedRails(): readonly Rail[] | undefined {
   const list = context().config.wallet?.supported_rails;
@@ -240,6 +341,16 @@ export function expectationOf(cpr: JsonObject): 'payment' | 'unsupported' | 'eit
   return 'payment';
 }
 
+/**
+ * True when `doc` is valid under every rule of profile section 2 (the payee reading of the
+ * reference validator at {@link generationNow}: checksums, chain ids, byte lengths, purpose code,
+ * display name, no payer-data names...). A wallet may refuse any document that breaks one of them
+ * (profile 3), so every generated document the suite demands a Payment for passes this.
+ */
+export function section2Valid(doc: JsonObject): boolean {
+  return validateCpr(doc, { mode: 'payee', now: generationNow() }).valid;
+}
+
 const railArbitraries = new Map<CprRail, fc.Arbitrary<JsonObject>>();
 
 /**
@@ -260,9 +371,10 @@ export function railCprArbitrary(rail?: CprRail): fc.Arbitrary<JsonObject> {
           if (rail === 'OPEN') doc.rail_hint = 'OPEN';
           else delete doc.rail_hint;
           return doc;
-        });
+        })
+        .filter(section2Valid);
     } else {
-      arb = cprArbitrary({ rail, now: generationNow() });
+      arb = cprArbitrary({ rail, now: generationNow() }).filter(section2Valid);
     }
     railArbitraries.set(rail, arb);
   }
@@ -285,7 +397,7 @@ export function payableCprArbitrary(rail?: CprRail): fc.Arbitrary<JsonObject> {
       if (value.amount === undefined) value.amount = amount;
       return doc;
     })
-    .filter((cpr) => expectationOf(cpr) !== 'unsupported');
+    .filter((cpr) => expectationOf(cpr) !== 'unsupported' && section2Valid(cpr));
 }
 
 /** A short description of a derivation answer, for assertion messages. */

@@ -8,6 +8,7 @@ import type { TrafficRoute } from './https.js';
 export const PAYEE_ROUTES: readonly TrafficRoute[] = [
   { method: 'GET', path: '/cpr/:token', status: 200, schema: 'cpr/cpr-payee' },
   { method: 'POST', path: '/harness/requests', status: 201, schema: 'harness/create-request-response' },
+  { method: 'POST', path: '/harness/clock', status: 200, schema: 'harness/clock-response' },
   {
     method: 'POST',
     path: '/harness/fulfillments',

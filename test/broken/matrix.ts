@@ -18,18 +18,21 @@ const runs: FaultRun[] = [];
 for (const fault of faults) {
   const run = await runFault(fault);
   runs.push(run);
-  const ok = same(run.tripped, run.expected) && run.exitCode === run.expectedExitCode;
+  const ok =
+    same(run.tripped, run.expected) && run.mustWarnings.length === 0 && run.exitCode === run.expectedExitCode;
   if (!markdown) {
     process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} ${fault.id} (exit ${run.exitCode}): ${fault.fault}\n`);
     process.stdout.write(`     tripped: ${run.tripped.join(' ') || '(none)'}\n`);
     if (!ok) {
       process.stdout.write(`     expected: ${run.expected.join(' ') || '(none)'}\n`);
-      for (const p of run.problems) process.stdout.write(`       ${p}\n`);
+      for (const p of [...run.mustWarnings, ...run.problems]) process.stdout.write(`       ${p}\n`);
     }
   }
 }
 
-const mismatches = runs.filter((r) => !same(r.tripped, r.expected) || r.exitCode !== r.expectedExitCode);
+const mismatches = runs.filter(
+  (r) => !same(r.tripped, r.expected) || r.mustWarnings.length > 0 || r.exitCode !== r.expectedExitCode,
+);
 if (markdown) {
   process.stdout.write(
     '| target | broken implementation | fault | checks tripped (requirement IDs) | match |\n',

@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { failureLevelOf } from '../../src/catalog/index.js';
 import { packageRoot } from '../../src/paths.js';
-import { failureState } from '../../src/runner/classify.js';
 import type { BrokenImplementation, BrokenTarget, PermittedVariant } from './types.js';
 
 /** What one run of a target suite produced, reduced to what the self-test compares. */
@@ -15,10 +15,12 @@ export interface FaultRun {
   tripped: string[];
   /** Requirement IDs expected to trip, sorted. */
   expected: string[];
-  /** The exit code the run must end with: 1 when an expected ID is a SPEC MUST, else 0 (warnings only). */
+  /** The exit code the run (at `--level profile`) must end with: 1 when an expected ID is a MUST (SPEC or PROFILE), else 0 (warnings only). */
   expectedExitCode: number;
   /** Tests that did not pass or skip: `state title: message`, for diagnosis. */
   problems: string[];
+  /** Checks whose failed MUST (SPEC or PROFILE) ended as a warning at level profile (must be empty). */
+  mustWarnings: string[];
   stderr: string;
 }
 
@@ -30,6 +32,8 @@ interface ResultsTest {
   state: string;
   title: string;
   message?: string;
+  requirements?: string[];
+  failure_level?: string;
 }
 
 const NON_PASSING = new Set(['failed', 'warning', 'error']);
@@ -58,6 +62,8 @@ export async function runSuiteAgainst(
     reportsDir,
     '--seed',
     '1',
+    '--level',
+    'profile',
     ...extraArgs,
   ];
   const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
@@ -83,16 +89,21 @@ export async function runSuiteAgainst(
     .filter((t) => NON_PASSING.has(t.state))
     .map((t) => `${t.state} ${t.title}: ${(t.message ?? '').split('\n')[0]}`);
   if (!results.tests) problems.push('no results.json was written');
-  return { target, exitCode: code, tripped, problems, stderr };
+  // a MUST must trip as a failure at the level its rule belongs to, never as a mere warning
+  const mustWarnings = (results.tests ?? [])
+    .filter((t) => t.state === 'warning' && (t.failure_level === 'spec' || t.failure_level === 'profile'))
+    .map((t) => `a ${t.failure_level} MUST ended as a warning at level profile: ${t.title}`);
+  return { target, exitCode: code, tripped, problems, mustWarnings, stderr };
 }
 
 /**
- * The exit code a run tripping exactly `expected` must end with: 1 when one of them is a MUST of
- * the specification (a failure), 0 when all are SHOULD/MAY or PROFILE (warnings do not fail a run).
+ * The exit code a run at `--level profile` tripping exactly `expected` must end with: 1 when one
+ * of them is a MUST of either kind (a failure at the level its rule belongs to), 0 when all are
+ * SHOULD/MAY (warnings do not fail a run).
  */
 export function expectedExitCode(expected: readonly string[]): number {
-  // the runner's own classification of a failed check naming that one ID
-  return expected.some((id) => failureState([id]) === 'failed') ? 1 : 0;
+  // the suite library's own grading of a failed check naming that one ID
+  return expected.some((id) => failureLevelOf([id]) !== 'advisory') ? 1 : 0;
 }
 
 /** Starts one broken implementation, runs its target's suite against it and stops it. */
@@ -122,6 +133,8 @@ export interface VariantRun {
   tripped: string[];
   /** Tests that did not pass or skip (must be empty). */
   problems: string[];
+  /** Checks whose failed MUST ended as a warning (must be empty). */
+  mustWarnings: string[];
   stderr: string;
 }
 

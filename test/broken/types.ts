@@ -47,8 +47,10 @@ export interface PermittedVariant extends SelfTestSubject {
 /**
  * A deliberately broken implementation: the reference implementation with exactly one fault,
  * made by subclassing or injecting one component. The self-test runs the target's suite
- * against it and requires the set of requirement IDs whose verdict is failed, warning or error
- * to equal `expected`: the fault trips its checks, and no others.
+ * against it (at `--level profile`) and requires the set of requirement IDs whose verdict is
+ * failed, warning or error to equal `expected`: the fault trips its checks, and no others, each
+ * as a failure at the level its rule belongs to (a SPEC or PROFILE MUST fails; only SHOULD/MAY,
+ * and a doubtful MUST graded by `warn()`, end as warnings).
  *
  * @example
  * ```ts
@@ -67,8 +69,9 @@ export interface BrokenImplementation extends SelfTestSubject {
   /** Requirement IDs that must come out failed, warning or error, and no others. */
   expected: string[];
   /**
-   * The exit code the run must end with, when it is not the one the catalog implies (1 when an
-   * expected ID is a SPEC MUST): a check that grades an ambiguous MUST as a warning (`warn()`).
+   * The exit code the run (at `--level profile`) must end with, when it is not the one the catalog
+   * implies (1 when an expected ID is a MUST, SPEC or PROFILE): a check that grades an ambiguous
+   * MUST as an advisory warning (`warn()`).
    */
   exitCode?: 0 | 1;
 }

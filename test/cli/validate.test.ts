@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,7 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeInlineUri, encodeReferenceUri, renderQrPng } from '../../src/codec/index.js';
 import { createLoopbackPki } from '../../src/reference/tls.js';
-import { validateCpr } from '../../src/validator/index.js';
+import { validateCprText } from '../../src/validator/index.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'cprc.js');
@@ -72,7 +72,7 @@ describe('cprc validate <file>', () => {
     expect(r.stdout.trim().split('\n').at(-1)).toBe('invalid (wallet reading): 2 errors, 0 warnings');
   });
 
-  it('--json prints exactly {valid, findings} as validateCpr returns them', async () => {
+  it('--json prints an array of {input, valid, findings} as validateCprText returns them', async () => {
     const r = await cprc([
       'validate',
       fixture('timestamps-offset-fail'),
@@ -83,8 +83,11 @@ describe('cprc validate <file>', () => {
       '--json',
     ]);
     expect(r.code).toBe(1);
-    const expected = validateCpr(load('timestamps-offset-fail'), { mode: 'payee', now: new Date(NOW) });
-    expect(JSON.parse(r.stdout)).toEqual(expected);
+    const expected = validateCprText(readFileSync(fixture('timestamps-offset-fail'), 'utf8'), {
+      mode: 'payee',
+      now: new Date(NOW),
+    });
+    expect(JSON.parse(r.stdout)).toEqual([{ input: fixture('timestamps-offset-fail'), ...expected }]);
   });
 
   it('--mode wallet accepts an offset timestamp with a PRF-1-TIMESTAMP-Z warning', async () => {
@@ -96,7 +99,7 @@ describe('cprc validate <file>', () => {
   it('judges expiry at --now (an expired request exits 1 with CPR-7-EXPIRED-REJECTED)', async () => {
     const r = await cprc(['validate', fixture('sepa-ct-ok'), '--now', '2026-06-03T00:00:00Z', '--json']);
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout).findings.map((f: { requirement: string }) => f.requirement)).toEqual([
+    expect(JSON.parse(r.stdout)[0].findings.map((f: { requirement: string }) => f.requirement)).toEqual([
       'CPR-7-EXPIRED-REJECTED',
     ]);
   });
@@ -107,13 +110,13 @@ describe('cprc validate <file>', () => {
       readFileSync(fixture('no-payer-data-payer-fail'), 'utf8'),
     );
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout).findings[0].requirement).toBe('CPR-INV-1-NO-PAYER-DATA');
+    expect(JSON.parse(r.stdout)[0].findings[0].requirement).toBe('CPR-INV-1-NO-PAYER-DATA');
   });
 
   it('reports malformed JSON as PRF-1-JSON-UTF8 (exit 1)', async () => {
     const r = await cprc(['validate', '-', '--json'], '{"cpr_version": ');
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout).findings[0]).toMatchObject({ requirement: 'PRF-1-JSON-UTF8', path: '' });
+    expect(JSON.parse(r.stdout)[0].findings[0]).toMatchObject({ requirement: 'PRF-1-JSON-UTF8', path: '' });
   });
 
   it('exits 2 with what to do when the file is missing', async () => {
@@ -147,7 +150,7 @@ describe('cprc validate cpr://... and PNG', () => {
     writeFileSync(file, qr.png);
     const r = await cprc(['validate', file, '--now', NOW, '--json']);
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout).findings.map((f: { requirement: string }) => f.requirement)).toContain(
+    expect(JSON.parse(r.stdout)[0].findings.map((f: { requirement: string }) => f.requirement)).toContain(
       'PRF-2-RAIL-ADDRESS-AGREES',
     );
   });
@@ -177,6 +180,19 @@ describe('cprc validate cpr://... and PNG', () => {
       server = createServer({ cert: pki.server.certPem, key: pki.server.keyPem }, (req, res) => {
         const t = req.url?.split('/').at(-1) ?? '';
         if (req.url?.startsWith('/slow/')) return; // never answers
+        if (req.url?.startsWith('/redirect/')) {
+          res.writeHead(302, { location: `http://127.0.0.1:1/cpr/${t}` });
+          res.end();
+          return;
+        }
+        if (req.url?.startsWith('/drip/')) {
+          // headers at once, then one byte every 100 ms, forever
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.write('{');
+          const timer = setInterval(() => res.write(' '), 100);
+          res.on('close', () => clearInterval(timer));
+          return;
+        }
         if (req.url?.startsWith('/huge/')) {
           res.writeHead(200, { 'content-type': 'application/json' });
           res.end(`{"pad":"${'x'.repeat(2 * 1024 * 1024)}"}`);
@@ -220,7 +236,38 @@ describe('cprc validate cpr://... and PNG', () => {
     it('refuses a response above the size cap (exit 2)', async () => {
       const r = await cprc(['validate', encodeReferenceUri('c'.repeat(32), `${base}/huge`), '--ca', caFile]);
       expect(r.code).toBe(2);
-      expect(r.stderr).toContain('is larger than 1048576 bytes');
+      expect(r.stderr).toContain('is larger than the max-bytes limit of 1048576 bytes');
+      expect(r.stderr).toContain('--max-bytes');
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    });
+
+    it('refuses a redirect (to plain http) with "redirect refused" (exit 2)', async () => {
+      const r = await cprc([
+        'validate',
+        encodeReferenceUri('e'.repeat(32), `${base}/redirect`),
+        '--ca',
+        caFile,
+      ]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^cprc: redirect refused: .* answered 302 to http:\/\/127\.0\.0\.1:1\//);
+      expect(r.stderr).not.toContain('works once');
+    });
+
+    it('ends a dripping endpoint at --timeout with one line naming the limit (exit 2)', async () => {
+      const t0 = Date.now();
+      const r = await cprc([
+        'validate',
+        encodeReferenceUri('f'.repeat(32), `${base}/drip`),
+        '--ca',
+        caFile,
+        '--timeout',
+        '600',
+      ]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('did not send its whole answer within 600 ms (the --timeout limit)');
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).not.toContain('internal error');
+      expect(Date.now() - t0).toBeLessThan(8000);
     });
 
     it('gives up after --timeout when the endpoint never answers (exit 2)', async () => {
@@ -238,31 +285,223 @@ describe('cprc validate cpr://... and PNG', () => {
   });
 });
 
-describe('cprc validate --ndjson', () => {
-  it('prints only invalid lines and a summary, and exits 1 when any line is invalid', async () => {
+describe('cprc validate with many inputs', () => {
+  const write = (path: string, doc: unknown): void => {
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, `${JSON.stringify(doc)}\n`);
+  };
+  const withId = (name: string, id: string): Record<string, unknown> => ({ ...load(name), request_id: id });
+
+  it('validates files, a folder (recursive *.json) and a glob in one process; prints invalid ones and a summary; exit 1', async () => {
+    const root = join(dir, 'many');
+    write(join(root, 'a', 'one.json'), withId('sepa-ct-ok', '00000000-0000-4000-8000-000000000001'));
+    write(
+      join(root, 'a', 'deeper', 'two.json'),
+      withId('bic-malformed-fail', '00000000-0000-4000-8000-000000000002'),
+    );
+    write(join(root, 'a', 'notes.txt'), { ignored: true });
+    write(join(root, 'b', 'three.json'), withId('pix-ok', '00000000-0000-4000-8000-000000000003'));
+    write(join(root, 'c.json'), withId('ach-ok', '00000000-0000-4000-8000-000000000004'));
+    const r = await cprc([
+      'validate',
+      join(root, 'a'),
+      join(root, 'b', '*.json'),
+      join(root, 'c.json'),
+      '--now',
+      NOW,
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`${join(root, 'a', 'deeper', 'two.json')}\n`);
+    expect(r.stdout).toContain('CPR-2.6-BIC-VALID');
+    expect(r.stdout).not.toContain('one.json');
+    expect(r.stdout.trim().split('\n').at(-1)).toBe(
+      'invalid: 4 documents, 3 valid, 1 invalid, 0 warnings (wallet reading)',
+    );
+  });
+
+  it('--json prints one array element per document, --ndjson one line each; all valid exits 0', async () => {
+    const root = join(dir, 'json-out');
+    write(join(root, 'x.json'), withId('sepa-ct-ok', '00000000-0000-4000-8000-000000000011'));
+    write(join(root, 'y.json'), withId('upi-ok', '00000000-0000-4000-8000-000000000012'));
+    const a = await cprc(['validate', root, '--now', NOW, '--json']);
+    expect(a.code).toBe(0);
+    expect(JSON.parse(a.stdout)).toEqual([
+      { input: join(root, 'x.json'), valid: true, findings: [] },
+      { input: join(root, 'y.json'), valid: true, findings: [] },
+    ]);
+    const b = await cprc(['validate', root, '--now', NOW, '--ndjson']);
+    expect(b.code).toBe(0);
+    expect(
+      b.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).input),
+    ).toEqual([join(root, 'x.json'), join(root, 'y.json')]);
+  });
+
+  it('applies request_id uniqueness across the whole set of inputs', async () => {
+    const root = join(dir, 'dupes');
+    write(join(root, '1.json'), withId('sepa-ct-ok', '00000000-0000-4000-8000-000000000021'));
+    write(join(root, '2.json'), withId('pix-ok', '00000000-0000-4000-8000-000000000021'));
+    const r = await cprc(['validate', join(root, '1.json'), join(root, '2.json'), '--now', NOW, '--json']);
+    expect(r.code).toBe(1);
+    const [first, second] = JSON.parse(r.stdout);
+    expect(first.valid).toBe(true);
+    expect(second.findings.map((f: { requirement: string }) => f.requirement)).toEqual([
+      'CPR-2.1-REQUEST-ID-UNIQUE',
+    ]);
+  });
+
+  it('an unreadable input among others is reported on stderr, the others are validated, exit 2', async () => {
+    const root = join(dir, 'partial');
+    write(join(root, 'ok.json'), withId('sepa-ct-ok', '00000000-0000-4000-8000-000000000031'));
+    const r = await cprc([
+      'validate',
+      join(root, 'missing.json'),
+      join(root, 'ok.json'),
+      '--now',
+      NOW,
+      '--ndjson',
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/cannot read .*missing\.json: no such file/);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({ valid: false, error: expect.stringContaining('no such file') });
+    expect(lines[1]).toEqual({ input: join(root, 'ok.json'), valid: true, findings: [] });
+  });
+
+  it('an empty folder or a glob matching nothing exits 2', async () => {
+    mkdirSync(join(dir, 'empty'), { recursive: true });
+    const a = await cprc(['validate', join(dir, 'empty')]);
+    expect(a.code).toBe(2);
+    expect(a.stderr).toContain('no document found');
+    const b = await cprc(['validate', join(dir, 'empty', '*.json')]);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toContain('no file matches this glob');
+  });
+
+  it('payee reading reports a byte order mark and duplicate member names in files (text rules)', async () => {
+    const r = await cprc([
+      'validate',
+      fixture('json-text-bom-fail'),
+      fixture('json-text-duplicate-member-fail'),
+      '--mode',
+      'payee',
+      '--now',
+      NOW,
+      '--ndjson',
+    ]);
+    expect(r.code).toBe(1);
+    const ids = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).findings.map((f: { requirement: string }) => f.requirement));
+    expect(ids[0]).toContain('PRF-1-JSON-NO-BOM');
+    expect(ids[1]).toContain('PRF-1-JSON-UNIQUE-MEMBER-NAMES');
+  });
+});
+
+describe('cprc validate limits (max-bytes, timeout)', () => {
+  it('/dev/zero ends at the max-bytes limit: exit 2, one line naming the limit', async () => {
+    const r = await cprc(['validate', '/dev/zero', '--max-bytes', '65536']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'cprc: /dev/zero is larger than the max-bytes limit of 65536 bytes; a cpr is far smaller (raise it with --max-bytes)\n',
+    );
+  });
+
+  it('a FIFO fed without end stops at the limit; a FIFO nobody writes to stops at --timeout', async () => {
+    const fifo = join(dir, 'feed.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const writer = spawn('sh', ['-c', `yes '{"a":1}' > '${fifo}'`], { stdio: 'ignore' });
+    try {
+      const r = await cprc(['validate', fifo, '--max-bytes', '4096']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('is larger than the max-bytes limit of 4096 bytes');
+    } finally {
+      writer.kill();
+    }
+    const idle = join(dir, 'idle.fifo');
+    execFileSync('mkfifo', [idle]);
+    const r = await cprc(['validate', idle, '--timeout', '300']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`no data from ${idle} within 300 ms`);
+  });
+
+  it('an NDJSON input without line breaks stops at the max-bytes limit of one line', async () => {
+    const file = join(dir, 'one-line.ndjson');
+    writeFileSync(file, 'x'.repeat(200_000));
+    const r = await cprc(['validate', file, '--max-bytes', '10000']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `cprc: line 1 of ${file} is larger than the max-bytes limit of 10000 bytes; a cpr is far smaller (raise it with --max-bytes)\n`,
+    );
+    const piped = await cprc(['validate', '-', '--max-bytes', '10000'], `${'y'.repeat(50_000)}`);
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toContain('stdin is larger than the max-bytes limit of 10000 bytes');
+  });
+
+  it('a regular file above --max-bytes is refused before it is read; --max-bytes raises the limit', async () => {
+    const big = fixture('sepa-ct-ok');
+    const small = await cprc(['validate', big, '--max-bytes', '100']);
+    expect(small.code).toBe(2);
+    expect(small.stderr).toContain('max-bytes limit of 100 bytes');
+    const raised = await cprc(['validate', big, '--max-bytes', '100000', '--now', NOW]);
+    expect(raised.code).toBe(0);
+  });
+
+  it('a NUL-filled file is "not json text (nul bytes)", an invalid document (exit 1)', async () => {
+    const file = join(dir, 'zeros.json');
+    writeFileSync(file, Buffer.alloc(512));
+    const r = await cprc(['validate', file, '--json']);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)[0].findings).toEqual([
+      {
+        requirement: 'PRF-1-JSON-UTF8',
+        level: 'PROFILE',
+        severity: 'error',
+        path: '',
+        message: `${file} is not json text (nul bytes)`,
+      },
+    ]);
+  });
+
+  it('refuses a bad --max-bytes (exit 2)', async () => {
+    const r = await cprc(['validate', fixture('sepa-ct-ok'), '--max-bytes', 'lots']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--max-bytes "lots" must be a positive whole number of bytes');
+  });
+});
+
+describe('cprc validate NDJSON inputs', () => {
+  it('a *.ndjson file is read line by line: invalid lines printed, a summary, exit 1', async () => {
     const ok = JSON.stringify(load('sepa-ct-ok'));
     const ach = JSON.stringify(load('ach-ok'));
     const lines = [ok, JSON.stringify(load('bic-malformed-fail')), '', '{not json', ach, ok].join('\n');
     const file = join(dir, 'mixed.ndjson');
     writeFileSync(file, `${lines}\n`);
-    const r = await cprc(['validate', '--ndjson', file, '--now', NOW]);
+    const r = await cprc(['validate', file, '--now', NOW]);
     expect(r.code).toBe(1);
-    expect(r.stdout).not.toMatch(/^line 1:/m);
-    expect(r.stdout).toMatch(/^line 2: invalid/m);
+    expect(r.stdout).not.toMatch(/^line 1 of/m);
+    expect(r.stdout).toMatch(/^line 2 of .*mixed\.ndjson$/m);
     expect(r.stdout).toContain('CPR-2.6-BIC-VALID');
-    expect(r.stdout).toMatch(/^line 4: invalid/m);
+    expect(r.stdout).toMatch(/^line 4 of .*mixed\.ndjson$/m);
     expect(r.stdout).toContain('PRF-1-JSON-UTF8');
-    expect(r.stdout).not.toMatch(/^line 5:/m);
-    expect(r.stdout).toMatch(/^line 6: invalid/m); // the same request_id as line 1
+    expect(r.stdout).not.toMatch(/^line 5 of/m);
+    expect(r.stdout).toMatch(/^line 6 of .*mixed\.ndjson$/m); // the same request_id as line 1
     expect(r.stdout).toContain('CPR-2.1-REQUEST-ID-UNIQUE');
     expect(r.stdout.trim().split('\n').at(-1)).toBe(
-      'invalid: 5 documents, 2 valid, 3 invalid (wallet reading)',
+      'invalid: 5 documents, 2 valid, 3 invalid, 0 warnings (wallet reading)',
     );
   });
 
-  it('--json with --ndjson prints one JSON object per invalid line and a summary object; exit 0 when all valid', async () => {
+  it('NDJSON on stdin is recognised (first line a whole document); --ndjson prints one line per document', async () => {
     const r = await cprc(
-      ['validate', '--ndjson', '-', '--json', '--now', NOW],
+      ['validate', '-', '--ndjson', '--now', NOW],
       `${JSON.stringify(load('pix-ok'))}\n${JSON.stringify(load('ach-ok'))}\n`,
     );
     expect(r.code).toBe(0);
@@ -271,12 +510,15 @@ describe('cprc validate --ndjson', () => {
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l)),
-    ).toEqual([{ summary: { documents: 2, valid: 2, invalid: 0 } }]);
+    ).toEqual([
+      { input: '-:1', valid: true, findings: [] },
+      { input: '-:2', valid: true, findings: [] },
+    ]);
   });
 
-  it('exits 2 when the ndjson file is missing', async () => {
-    const r = await cprc(['validate', '--ndjson', join(dir, 'none.ndjson')]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('no such file');
+  it('a pretty-printed document on stdin stays one document', async () => {
+    const r = await cprc(['validate', '-', '--json', '--now', NOW], JSON.stringify(load('pix-ok'), null, 2));
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([{ input: '-', valid: true, findings: [] }]);
   });
 });

@@ -159,17 +159,26 @@ describe('step 2: select the rail (spec 4.4 step 2, 4.5, INV-4, INV-7)', () => {
     const payment = await expectPayment(derive(cprFor('PIX', { rail_hint: 'OPEN' })));
     expect(payment.intent.conditions.rail).toBe('PIX');
   });
-  it('treats the hint as advisory: the payer may choose another rail of the same sub-interface', async () => {
-    const payment = await expectPayment(derive(cprFor('SEPA_CT'), context({ rail: { rail: 'SEPA_INST' } })));
-    expect(payment.intent.conditions.rail).toBe('SEPA_INST');
-    expect(payment.context.rail).toEqual({ rail: 'SEPA_INST' });
+  it('treats context.rail as opaque: rail-like members there neither choose nor refuse a rail (profile 3)', async () => {
+    for (const rail of [{ rail: 'SEPA_INST' }, { rail: 'ACH' }, { rail: 'NOT-A-RAIL', network: 7 }]) {
+      const payment = await expectPayment(derive(cprFor('SEPA_CT'), context({ rail })));
+      expect(payment.intent.conditions.rail).toBe('SEPA_CT');
+      expect(payment.context.rail).toEqual(rail);
+    }
   });
-  it("refuses a payer's rail that cannot pay the request's address (UNSUPPORTED_RAIL)", async () => {
-    const error = await expectError(
-      derive(cprFor('SEPA_CT'), context({ rail: { rail: 'ACH' } })),
-      'UNSUPPORTED_RAIL',
-    );
-    expect(error.message).toContain('ACH');
+  it('refuses a document completing two sub-interfaces whatever its rail_hint (INVALID_STRUCTURE, profile 2)', async () => {
+    const account = { account_number: '000123456789', routing_code: '021000021', routing_code_type: 'ABA' };
+    for (const hint of ['SEPA_CT', 'OPEN', undefined]) {
+      const cpr = cprFor('SEPA_CT', { ...account, rail_hint: hint });
+      if (hint === undefined) delete cpr.rail_hint;
+      const error = await expectError(derive(cpr), 'INVALID_STRUCTURE');
+      expect(error.message).toContain('sub-interface');
+    }
+    const onchainPlusIban = cprFor('ON_CHAIN', {
+      iban: 'DE89370400440532013000',
+      beneficiary_name: 'X GmbH',
+    });
+    await expectError(derive(onchainPlusIban), 'INVALID_STRUCTURE');
   });
   it('refuses a request none of whose rails the wallet supports (UNSUPPORTED_RAIL)', async () => {
     const error = await expectError(

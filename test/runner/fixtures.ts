@@ -195,11 +195,12 @@ export async function startOperator(
   });
 }
 
-/** A fake Ed25519 JWK (shapes only; the smoke suites never sign). */
+/** An Ed25519 JWK with a recognisable `d` (the smoke suites never sign). */
 export const FAKE_JWK = {
   kty: 'OKP',
   crv: 'Ed25519',
-  x: 'A'.repeat(43),
+  // the public key of `d` (a run config whose key pair does not match is refused at load)
+  x: 'dSD-pQM-Aja6GVGdwGQuyALqxyNr5uhL-BXOliBrg3Q',
   d: 'dSecretPrivateKeyMaterial'.padEnd(43, 'X'),
 };
 

@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestEvent } from '../../src/model/results.js';
 import { packageRoot } from '../../src/paths.js';
 import { runSuites } from '../../src/runner/run.js';
-import type { TestEvent } from '../../src/runner/types.js';
 import {
   FAKE_JWK,
   operatorSection,
@@ -81,7 +81,12 @@ describe('classification of results', () => {
     await Promise.all(servers.map((s) => s.close()));
   });
 
-  async function runPayee(faults: Parameters<typeof startPayee>[0], extra: Record<string, unknown> = {}) {
+  async function runPayee(
+    faults: Parameters<typeof startPayee>[0],
+    extra: Record<string, unknown> = {},
+    level?: 'spec' | 'profile',
+    more: { baselineFile?: string; failOnSkip?: boolean } = {},
+  ) {
     const payee = await startPayee(faults);
     servers.push(payee);
     const { configPath } = await writeConfig({
@@ -93,20 +98,73 @@ describe('classification of results', () => {
       reportsDir: mkdtempSync(join(tmpdir(), 'cprc-reports-')),
       suitesRoot: SMOKE,
       seed: 3,
+      ...(level ? { level } : {}),
+      ...more,
     });
   }
 
-  it('a failing PROFILE check and a failing SHOULD check are warnings; the run still exits 0', async () => {
-    const r = await runPayee({ reuseAs404: true, tokenTtlSeconds: 3600 });
+  it('at level spec a failing PROFILE MUST and a failing SHOULD are warnings; the run exits 0 and the PROFILE verdict is FAIL', async () => {
+    const r = await runPayee({ reuseAs404: true, tokenTtlSeconds: 3600 }, {}, 'spec');
     expect(byId(r.events, 'CPR-5-TOKEN-REUSE-ERROR').state).toBe('passed');
     const profile = byId(r.events, 'PRF-2-TOKEN-CONSUMED-410');
     expect(profile.state).toBe('warning');
+    expect(profile.failure_level).toBe('profile');
     expect(profile.message).toMatch(/expected error code TOKEN_CONSUMED, got TOKEN_UNKNOWN/);
     const should = byId(r.events, 'CPR-5-TOKEN-WINDOW-15-MIN');
     expect(should.state).toBe('warning');
+    expect(should.failure_level).toBe('advisory');
     expect(should.message).toMatch(/more than 15 minutes/);
     expect(r.exitCode).toBe(0);
     expect(r.reports.counts.warning).toBe(2);
+    expect(r.reports.verdicts.spec.verdict).toBe('pass');
+    expect(r.reports.verdicts.spec.summary).toMatch(
+      /^PASS \(spec\): \d+ of \d+ applicable MUST requirements exercised; \d+ skipped/,
+    );
+    expect(r.reports.verdicts.profile.verdict).toBe('fail');
+  });
+
+  it('at level profile (the default) a failing PROFILE MUST is failed and the run exits 1; a SHOULD stays a warning', async () => {
+    const r = await runPayee({ reuseAs404: true, tokenTtlSeconds: 3600 });
+    expect(r.level).toBe('profile');
+    expect(byId(r.events, 'PRF-2-TOKEN-CONSUMED-410').state).toBe('failed');
+    expect(byId(r.events, 'CPR-5-TOKEN-WINDOW-15-MIN').state).toBe('warning');
+    expect(r.exitCode).toBe(1);
+    expect(r.reports.verdict).toBe('fail');
+    expect(r.reports.verdicts.spec.verdict).toBe('pass');
+  });
+
+  it('--baseline: a listed failure is expected (exit 0); a listed check that passes is stale (exit 1); a bad file is a usage error', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cprc-baseline-'));
+    const baseline = join(dir, 'baseline.json');
+    writeFileSync(
+      baseline,
+      JSON.stringify({
+        entries: [{ check: 'payee/repeated-use-same-token-returns-error', reason: 'TICKET-1: being fixed' }],
+      }),
+    );
+    const expected = await runPayee({ serveTwice: true }, {}, undefined, { baselineFile: baseline });
+    const must = byId(expected.events, 'CPR-5-TOKEN-REUSE-ERROR');
+    expect(must.state).toBe('failed');
+    expect(expected.reports.counts.expected_failure).toBeGreaterThanOrEqual(1);
+    // the same fault also fails the PROFILE 410 check, which the baseline does not list
+    expect(expected.exitCode).toBe(1);
+    const listed = await runPayee({ serveTwice: true }, {}, 'spec', { baselineFile: baseline });
+    expect(listed.reports.verdicts.spec.failed).toBe(0);
+    expect(listed.exitCode).toBe(0);
+    const stale = await runPayee({}, {}, undefined, { baselineFile: baseline });
+    expect(stale.exitCode).toBe(1);
+    expect(stale.reports.verdicts.profile.summary).toMatch(/1 baseline entries are stale/);
+    writeFileSync(baseline, JSON.stringify({ entries: [{ reason: 'names nothing' }] }));
+    await expect(runPayee({}, {}, undefined, { baselineFile: baseline })).rejects.toThrow(
+      /--baseline [\s\S]*names neither "check" nor "requirement"/,
+    );
+  });
+
+  it('--fail-on-skip: a skipped check fails the run', async () => {
+    const r = await runPayee({}, {}, undefined, { failOnSkip: true });
+    expect(r.reports.counts.skipped).toBeGreaterThan(0);
+    expect(r.exitCode).toBe(1);
+    expect(r.reports.verdicts.profile.summary).toMatch(/checks were skipped \(--fail-on-skip\)/);
   });
 
   it('a failing MUST check is failed and makes the run exit 1', async () => {
@@ -203,12 +261,32 @@ describe('classification of results', () => {
     const r = await runSuites({ configPath, reportsDir, suitesRoot: SMOKE, seed: 1234, runs: 5 });
     expect(byId(r.events, 'CP-4-WELL-KNOWN-POLICY').state).toBe('passed');
     const prop = byId(r.events, 'PRF-4-STATUS-UNKNOWN-404');
-    expect(prop.state).toBe('warning');
+    expect(prop.state).toBe('failed');
+    expect(prop.failure_level).toBe('profile');
     expect(prop.property).toMatchObject({ seed: 1234, num_runs: 5 });
     expect(prop.property?.path).toMatch(/^\d+(:\d+)*$/);
     expect(prop.property?.counterexample).toMatch(/^\["[0-9a-f-]{36}"\]$/);
-    expect(prop.message).toMatch(/seed: 1234/);
+    expect(prop.property?.error).toMatch(/returned false|false/i);
+    expect(prop.message).toMatch(/seed 1234/);
+    // the evidence is the counterexample's own exchange, marked failing
+    expect(prop.exchanges).toHaveLength(1);
+    expect(prop.exchanges[0]).toMatchObject({ counterexample: true, failing: true });
+    expect(prop.exchanges[0]?.url).toContain(JSON.parse(prop.property?.counterexample ?? '[""]')[0]);
     expect(prop.exchanges[0]?.request_headers?.authorization).toBe('[redacted]');
+    // a fixed seed against a deterministic target: the same verdict, path and counterexample
+    const again = await runSuites({
+      configPath,
+      reportsDir: mkdtempSync(join(tmpdir(), 'cprc-reports-')),
+      suitesRoot: SMOKE,
+      seed: 1234,
+      runs: 5,
+    });
+    const prop2 = byId(again.events, 'PRF-4-STATUS-UNKNOWN-404');
+    expect([prop2.state, prop2.property?.path, prop2.property?.counterexample]).toEqual([
+      prop.state,
+      prop.property?.path,
+      prop.property?.counterexample,
+    ]);
     for (const f of ['.raw/events.ndjson', 'junit.xml', 'results.json', 'summary.md', 'report.html']) {
       const text = readFileSync(join(reportsDir, f), 'utf8');
       for (const secret of [
@@ -306,35 +384,53 @@ describe('custom drivers and run bounds', () => {
 });
 
 describe('classification of suite faults', () => {
-  it('assertion, suite bug, timeout, skip, plain it and a failing hook each get their state', async () => {
-    const payee = await startPayee();
-    const { configPath } = await writeConfig({ payee: { base_url: payee.url } });
-    try {
-      const r = await runSuites({
-        configPath,
-        reportsDir: mkdtempSync(join(tmpdir(), 'cprc-reports-')),
-        suitesRoot: join(SMOKE, 'faults'),
-        timeoutMs: 500,
-      });
-      const states = tests(r.events).map((t) => [t.requirements.join(' '), t.state]);
-      expect(states).toEqual([
-        ['CPR-5-TOKEN-WINDOW-15-MIN', 'warning'],
-        ['CPR-5-TOKEN-REUSE-ERROR', 'error'],
-        ['CPR-5-TLS-ONLY', 'error'],
-        ['CPR-5-TOKEN-EXPIRY', 'skipped'],
-        ['CPR-5-TOKEN-SINGLE-USE', 'failed'],
-        ['PRF-2-TOKEN-FORMAT', 'warning'],
-        ['', 'error'],
-      ]);
-      const t = tests(r.events);
-      expect(t[0]?.message).toMatch(/one is not two/);
-      expect(t[1]?.message).toMatch(/^suite error: .*(undefined|field)/);
-      expect(t[2]?.message).toMatch(/did not finish within 500 ms \(--timeout\)/);
-      expect(t[3]?.skip_reason).toBe('not applicable to this payee');
-      expect(t[6]?.message).toMatch(/before all.*the before hook broke/);
-      expect(r.exitCode).toBe(1);
-    } finally {
-      await payee.close();
-    }
-  });
+  for (const level of ['profile', 'spec'] as const) {
+    it(`assertion, suite bug, timeout, skip, levels, warn, plain it and a failing hook each get their state (level ${level})`, async () => {
+      const payee = await startPayee();
+      const { configPath } = await writeConfig({ payee: { base_url: payee.url } });
+      try {
+        const reportsDir = mkdtempSync(join(tmpdir(), 'cprc-reports-'));
+        const r = await runSuites({
+          configPath,
+          reportsDir,
+          suitesRoot: join(SMOKE, 'faults'),
+          timeoutMs: 500,
+          level,
+        });
+        const states = tests(r.events).map((t) => [t.requirements.join(' '), t.state, t.failure_level]);
+        expect(states).toEqual([
+          ['CPR-5-TOKEN-WINDOW-15-MIN', 'warning', 'advisory'],
+          ['CPR-5-TOKEN-REUSE-ERROR', 'error', undefined],
+          ['CPR-5-TLS-ONLY', 'error', undefined],
+          ['CPR-5-TOKEN-EXPIRY', 'skipped', undefined],
+          ['CPR-5-TOKEN-SINGLE-USE', 'failed', 'spec'],
+          ['PRF-2-TOKEN-FORMAT', level === 'profile' ? 'failed' : 'warning', 'profile'],
+          ['CPR-5-TOKEN-SINGLE-USE', 'warning', 'advisory'],
+          ['CPR-5-TOKEN-SINGLE-USE', 'passed', undefined],
+          ['CPR-5-TOKEN-SINGLE-USE', 'failed', 'spec'],
+          ['CPR-5-TOKEN-SINGLE-USE', 'error', undefined],
+          ['', 'error', undefined],
+        ]);
+        const t = tests(r.events);
+        expect(t[0]?.message).toMatch(/one is not two/);
+        expect(t[1]?.message).toMatch(/^suite error: .*(undefined|field)/);
+        expect(t[2]?.message).toMatch(/did not finish within 500 ms \(--timeout\)/);
+        expect(t[3]?.skip_reason).toBe('not applicable to this payee');
+        // the shrunk counterexample is 10, and the message says which assertion failed on it
+        expect(t[8]?.message).toMatch(/^the value 10 is below 10 \[property: counterexample \[10\]/);
+        expect(t[8]?.property).toMatchObject({ counterexample: '[10]', error: 'the value 10 is below 10' });
+        expect(t[9]?.message).toMatch(/not registered with check\(\).*plain it failed/);
+        expect(t[10]?.message).toMatch(/before all.*the before hook broke/);
+        expect(r.exitCode).toBe(1);
+        expect(r.level).toBe(level);
+        const results = JSON.parse(readFileSync(join(reportsDir, 'results.json'), 'utf8'));
+        expect(results.level).toBe(level);
+        expect(results.verdicts.spec.verdict).toBe('fail');
+        expect(results.verdicts.profile.failed).toBe(3);
+        expect(results.verdicts.spec.failed).toBe(2);
+      } finally {
+        await payee.close();
+      }
+    });
+  }
 });

@@ -6,8 +6,10 @@ import { variantsByTarget } from '../variants/all.js';
 
 /**
  * Declares the self-test of one target's suite: every deliberately broken implementation of the
- * target makes the run fail on exactly the requirement IDs named for its fault, and on no others,
- * and the run exits 1 when one of them is a MUST (0 when all are warnings); and every permitted
+ * target makes the run (at `--level profile`) fail on exactly the requirement IDs named for its
+ * fault, and on no others, each as a failure at the level its rule belongs to (a SPEC or PROFILE
+ * MUST fails, only SHOULD/MAY warn), and the run exits 1 when one of them is a MUST (0 when all
+ * are SHOULD/MAY); and every permitted
  * variant (a choice the contract allows) passes the whole suite: no failure, warning or error, exit
  * 0. Runs the built CLI (`npm test` builds first).
  */
@@ -24,6 +26,7 @@ export function defineSelfTest(target: BrokenTarget): void {
           .filter(Boolean)
           .join('\n');
         expect(run.tripped, detail).toEqual(run.expected);
+        expect(run.mustWarnings, detail).toEqual([]);
         expect(run.exitCode, detail).toBe(run.expectedExitCode);
       }, 180_000);
     }

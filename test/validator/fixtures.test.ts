@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { validateCpr } from '../../src/validator/index.js';
+import { validateCpr, validateCprText } from '../../src/validator/index.js';
 
 const DIR = join(import.meta.dirname, 'fixtures');
 const NOW = new Date('2026-06-01T12:00:00Z');
@@ -17,6 +17,8 @@ interface Expect {
   warn?: string[];
   /** Warnings of the payee reading only: the wallet reading must not report them. */
   payeeWarn?: string[];
+  /** Warnings the wallet reading must report. */
+  walletWarn?: string[];
 }
 const both = (o: Outcome, warn?: string[]): Expect => ({ payee: o, wallet: o, ...(warn ? { warn } : {}) });
 
@@ -39,7 +41,12 @@ const EXPECTED: Record<string, Expect> = {
   'rail-hint-not-string-fail': both('CPR-2.4-RAIL-HINT-ENUM'),
   'version-wrong-fail': both('CPR-2.1-VERSION'),
   'version-missing-fail': both('CPR-2.1-REQUIRED-FIELDS'),
-  'request-id-not-uuid-fail': both('PRF-1-IDENTIFIER-UUID'),
+  'request-id-not-uuid-fail': {
+    payee: 'PRF-1-IDENTIFIER-UUID',
+    wallet: 'valid',
+    walletWarn: ['PRF-1-IDENTIFIER-UUID'],
+  },
+  'request-id-empty-fail': both('PRF-1-IDENTIFIER-UUID'),
   'request-id-v1-ok': both('valid', ['CPR-2.1-REQUEST-ID-UUIDV4']),
   'timestamps-offset-fail': { payee: 'CPR-2.1-TIMESTAMPS-UTC', wallet: 'valid', warn: ['PRF-1-TIMESTAMP-Z'] },
   'timestamps-utc-offset-fail': { payee: 'PRF-1-TIMESTAMP-Z', wallet: 'valid', warn: ['PRF-1-TIMESTAMP-Z'] },
@@ -102,6 +109,79 @@ const EXPECTED: Record<string, Expect> = {
     payeeWarn: ['CPR-9-REVERSE-DOMAIN-PREFIX'],
   },
   'extensions-not-object-fail': both('CPR-2.1-FIELD-TYPES'),
+  // byte lengths of spec 2.5 (profile section 2)
+  'order-reference-uuid-ok': both('valid'),
+  'order-reference-0x-hex-ok': both('valid'),
+  'order-reference-15-bytes-fail': both('CPR-2.5-ORDER-REFERENCE'),
+  'order-reference-base64-fail': both('CPR-2.5-ORDER-REFERENCE'),
+  'acquirer-id-zero-uuid-ok': both('valid'),
+  'acquirer-id-17-bytes-fail': both('CPR-2.5-ACQUIRER-ID'),
+  'domain-separator-32-bytes-ok': both('valid'),
+  'domain-separator-no-0x-fail': both('CPR-2.5-DOMAIN-SEPARATOR'),
+  'domain-separator-31-bytes-fail': both('CPR-2.5-DOMAIN-SEPARATOR'),
+  'purpose-code-listed-ok': both('valid'),
+  'purpose-code-unlisted-ok': both('valid', ['CPR-2.6-PURPOSE-CODE']),
+  'purpose-code-five-characters-fail': both('CPR-2.6-PURPOSE-CODE'),
+  'purpose-code-lower-case-fail': both('CPR-2.6-PURPOSE-CODE'),
+  // payer data names of profile section 2
+  'no-payer-data-payer-prefix-fail': both('CPR-INV-1-NO-PAYER-DATA'),
+  'no-payer-data-debtor-nested-fail': both('CPR-INV-1-NO-PAYER-DATA'),
+  'no-payer-data-signed-tx-fail': both('CPR-INV-6-SEPARATION'),
+  'no-payer-data-raw-tx-fail': both('CPR-INV-6-SEPARATION'),
+  'no-payer-data-permit-fail': both('CPR-INV-6-SEPARATION'),
+  'no-payer-data-mandate-fail': both('CPR-INV-6-SEPARATION'),
+  'no-payer-data-execution-date-fail': both('CPR-INV-6-SEPARATION'),
+  'no-payer-data-state-fail': both('CPR-INV-6-SEPARATION'),
+  'no-payer-data-settlement-fail': both('CPR-INV-6-SEPARATION'),
+  'no-payer-data-signature-top-level-fail': both('CPR-INV-6-SEPARATION'),
+  'no-payer-data-request-top-level-fail': both('CPR-INV-6-SEPARATION'),
+  'no-payer-data-rail-top-level-fail': both('CPR-INV-6-SEPARATION'),
+  'no-payer-data-rail-nested-ok': both('valid'),
+  'no-payer-data-depth-300-fail': both('CPR-INV-1-NO-PAYER-DATA'),
+  // chain identifiers (profile section 2): payee error, wallet warning
+  'chain-id-eip155-hex-agree-ok': both('valid'),
+  'chain-id-asset-disagrees-fail': {
+    payee: 'PRF-2-CHAIN-ID-AGREES',
+    wallet: 'valid',
+    walletWarn: ['PRF-2-CHAIN-ID-AGREES'],
+  },
+  'chain-id-rail-address-disagrees-fail': {
+    payee: 'PRF-2-CHAIN-ID-AGREES',
+    wallet: 'valid',
+    walletWarn: ['PRF-2-CHAIN-ID-AGREES'],
+  },
+  // exactly one sub-interface whatever the rail_hint (profile section 2)
+  'sub-interface-sepa-ct-also-account-fail': both('PRF-2-ONE-SUB-INTERFACE-ANY-HINT'),
+  'sub-interface-pix-also-iban-fail': both('PRF-2-ONE-SUB-INTERFACE-ANY-HINT'),
+  'sub-interface-unknown-hint-none-fail': both('PRF-2-ONE-SUB-INTERFACE-ANY-HINT'),
+  // display_name present: not blank (payee error; a wallet accepts it)
+  'payee-display-name-empty-fail': { payee: 'PRF-2-DISPLAY-NAME-NOT-BLANK', wallet: 'valid' },
+  'payee-display-name-white-space-fail': { payee: 'PRF-2-DISPLAY-NAME-NOT-BLANK', wallet: 'valid' },
+  // any RFC 3339 offset in the wallet reading, instants compared (+14:00, -12:00)
+  'timestamps-plus-14-and-minus-12-fail': {
+    payee: 'CPR-2.1-TIMESTAMPS-UTC',
+    wallet: 'valid',
+    walletWarn: ['PRF-1-TIMESTAMP-Z'],
+  },
+  'timestamps-plus-14-expired-fail': { payee: 'CPR-2.1-TIMESTAMPS-UTC', wallet: 'CPR-7-EXPIRED-REJECTED' },
+  'timestamps-minus-12-future-fail': {
+    payee: 'CPR-2.1-TIMESTAMPS-UTC',
+    wallet: 'valid',
+    walletWarn: ['PRF-1-TIMESTAMP-Z'],
+  },
+  'validity-ceiling-100-years-ok': both('valid', ['PRF-2-VALIDITY-CEILING']),
+  // JSON text (profile section 1): payee error; a reader ignores a BOM and should refuse duplicates
+  'json-text-bom-fail': { payee: 'PRF-1-JSON-NO-BOM', wallet: 'valid' },
+  'json-text-duplicate-member-fail': {
+    payee: 'PRF-1-JSON-UNIQUE-MEMBER-NAMES',
+    wallet: 'valid',
+    walletWarn: ['PRF-1-READER-REFUSES-DUPLICATES'],
+  },
+  'json-text-duplicate-nested-fail': {
+    payee: 'PRF-1-JSON-UNIQUE-MEMBER-NAMES',
+    wallet: 'valid',
+    walletWarn: ['PRF-1-READER-REFUSES-DUPLICATES'],
+  },
 };
 
 const files = readdirSync(DIR)
@@ -120,8 +200,12 @@ describe('validator fixtures', () => {
     for (const mode of ['payee', 'wallet'] as const) {
       const outcome = expected[mode];
       it(`${name} (${mode}): ${outcome === 'valid' ? 'valid' : `rejected with ${outcome}`}`, () => {
-        const doc: unknown = JSON.parse(readFileSync(join(DIR, `${name}.json`), 'utf8'));
-        const r = validateCpr(doc, { mode, now: NOW });
+        const text = readFileSync(join(DIR, `${name}.json`), 'utf8');
+        const r = validateCprText(text, { mode, now: NOW });
+        if (!name.startsWith('json-text-')) {
+          // without text-level defects the text and the parsed object give the same verdict
+          expect(validateCpr(JSON.parse(text), { mode, now: NOW })).toEqual(r);
+        }
         const errors = r.findings.filter((f) => f.severity === 'error');
         if (outcome === 'valid') {
           expect(errors).toEqual([]);
@@ -135,6 +219,9 @@ describe('validator fixtures', () => {
           expect(r.findings.filter((f) => f.severity === 'warning').map((f) => f.requirement)).toContain(id);
         }
         const warnings = r.findings.filter((f) => f.severity === 'warning').map((f) => f.requirement);
+        for (const id of expected.walletWarn ?? []) {
+          if (mode === 'wallet') expect(warnings).toContain(id);
+        }
         for (const id of expected.payeeWarn ?? []) {
           if (mode === 'payee') expect(warnings).toContain(id);
           else expect(warnings).not.toContain(id);

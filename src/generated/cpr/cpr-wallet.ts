@@ -21,7 +21,7 @@ export type CanonicalPaymentRequestWalletReading = {
    */
   cpr_version: 'CPR-1.0';
   /**
-   * Identifier of the request: a UUID (profile section 1).
+   * Identifier of the request: a wallet accepts any non-empty string (profile section 1); a non-UUID one is a PROFILE warning of the validator's rules.
    */
   request_id: string;
   created_at: AnyOffsetTimestamp;

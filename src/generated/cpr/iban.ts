@@ -29,7 +29,7 @@ export interface IBANPaymentRequestFields {
    */
   end_to_end_id?: string;
   /**
-   * ISO 20022 purpose code.
+   * ISO 20022 purpose code (ExternalPurpose1Code): 1 to 4 upper-case letters or digits (profile section 2); a code absent from the published list is a warning of the validator's rules.
    */
   purpose_code?: string;
   [k: string]: unknown;

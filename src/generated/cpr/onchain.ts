@@ -21,15 +21,15 @@ export interface OnChainPaymentRequestFields {
    */
   receiver_address: string;
   /**
-   * EIP-712 domain separator of the target token.
+   * EIP-712 domain separator of the target token: 32 bytes written 0x and 64 hex digits (profile section 2).
    */
   domain_separator?: string;
   /**
-   * 16-byte reconciliation reference.
+   * 16-byte reconciliation reference: a canonical UUID, 32 hex digits, or 0x and 32 hex digits (profile section 2).
    */
   order_reference?: string;
   /**
-   * 16-byte Acquirer ID; the zero UUID when absent.
+   * 16-byte Acquirer ID; the zero UUID when absent. Written as a canonical UUID, 32 hex digits, or 0x and 32 hex digits (profile section 2).
    */
   acquirer_id?: string;
   /**

@@ -6,7 +6,7 @@
 import type { Uuid } from '../cashpack/uuid.js';
 
 /**
- * Body of POST {harness}/fulfillments: mark a request fulfilled. 200 the first time; 409 DUPLICATE_ID after (spec 4.3 rule 5); 409 REQUEST_EXPIRED past expires_at; 404 REQUEST_UNKNOWN for an id never issued.
+ * Body of POST {harness}/fulfillments: mark a request fulfilled. 200 the first time; 409 DUPLICATE_ID after (spec 4.3 rule 5); 409 REQUEST_EXPIRED past expires_at; 404 REQUEST_UNKNOWN for an id never issued. A request_id that is a string but not a UUID may be answered 400 INVALID_REQUEST or 404 REQUEST_UNKNOWN; a missing or non-string one is 400 INVALID_REQUEST.
  */
 export interface FulfillmentRequest {
   /**

@@ -7,6 +7,16 @@ import type { DeriveError } from './derive-error.js';
 import type { DeriveResponse } from './derive-response.js';
 
 /**
- * The stdout line of the wallet command (stdio form of the derive harness): {payment} or {error}, without a status.
+ * The stdout line of the wallet command (stdio form of the derive harness): {payment} or {error}, without a status. An error in the harness request itself (not JSON, context missing or incomplete, neither or both of cpr and uri, cpr not an object, uri not a string) is INVALID_REQUEST, as on HTTP (where it is a 400).
  */
-export type StdioResponse = DeriveResponse | DeriveError;
+export type StdioResponse =
+  | DeriveResponse
+  | DeriveError
+  | {
+      error: {
+        code: 'INVALID_REQUEST';
+        message: string;
+        [k: string]: unknown;
+      };
+      [k: string]: unknown;
+    };

@@ -34,9 +34,9 @@ export type Requirement = {
    */
   actor: 'payee' | 'wallet' | 'operator' | 'document';
   /**
-   * IDs or titles of the checks and tests that cover the statement (filled as checks are written).
+   * Obsolete and not read: what covers a requirement is generated into suites/catalog/coverage.json (npm run catalog:coverage). Leave it out of new entries.
    */
-  checks: string[];
+  checks?: string[];
   /**
    * Why no black-box check can cover the statement (at least one full sentence); absent when the statement is testable.
    */
@@ -68,9 +68,9 @@ export type Requirement = {
    */
   actor: 'payee' | 'wallet' | 'operator' | 'document';
   /**
-   * IDs or titles of the checks and tests that cover the statement (filled as checks are written).
+   * Obsolete and not read: what covers a requirement is generated into suites/catalog/coverage.json (npm run catalog:coverage). Leave it out of new entries.
    */
-  checks: string[];
+  checks?: string[];
   /**
    * Why no black-box check can cover the statement (at least one full sentence); absent when the statement is testable.
    */

@@ -5,6 +5,10 @@
  */
 
 /**
+ * A conformance level (profile introduction): `spec` (the specifications' MUSTs) or `profile` (those and the profile's MUSTs).
+ */
+export type Level = 'spec' | 'profile';
+/**
  * A kind of implementation under test.
  */
 export type Target = 'payee' | 'wallet' | 'operator';
@@ -38,6 +42,11 @@ export type TestResult = {
    */
   requirements: string[];
   state: State;
+  failure_level?: FailureLevel;
+  /**
+   * The baseline reason, when this failed test is listed in the baseline (`--baseline`): an expected failure, reported but not failing the run.
+   */
+  expected_failure?: string;
   /**
    * What was wrong (failed, warning, error), for a person.
    */
@@ -57,9 +66,13 @@ export type TestResult = {
   property?: Property;
 };
 /**
- * Result state of one test: passed, failed (a MUST not met), warning (a SHOULD not met or a PROFILE-only deviation), skipped (with a reason), error (transport or suite failure).
+ * Result state of one test at the level asked: passed, failed (a MUST of that level not met), warning (a SHOULD/MAY not met, a PROFILE MUST at level spec, or a doubtful MUST), skipped (with a reason), error (transport or suite failure).
  */
 export type State = 'passed' | 'failed' | 'warning' | 'skipped' | 'error';
+/**
+ * What a non-passing assertion failed: `spec` (a SPEC MUST among its IDs), `profile` (a PROFILE MUST, no SPEC MUST) or `advisory` (only SHOULD/MAY, or a MUST whose reading the ambiguity register leaves doubtful).
+ */
+export type FailureLevel = 'spec' | 'profile' | 'advisory';
 
 /**
  * results.json: the machine-readable outcome of one `cprc run`, written by src/reporters/ from the runner's event stream.
@@ -97,6 +110,11 @@ export interface ConformanceResults {
    * Number of runs per property (fast-check numRuns) used in this run.
    */
   runs: number;
+  level: Level;
+  /**
+   * True when the run was asked to fail on any skipped check (`--fail-on-skip`).
+   */
+  fail_on_skip?: boolean;
   /**
    * Targets tested in this run.
    */
@@ -143,11 +161,22 @@ export interface ConformanceResults {
      * All tests recorded (the sum of the other counts).
      */
     total: number;
+    /**
+     * Tests that failed as listed in the baseline (`--baseline`): reported, not failing the run. Counted in `failed` too.
+     */
+    expected_failure: number;
   };
   /**
-   * "fail" when any test failed or errored, or the run is incomplete; "pass" otherwise (warnings and skips do not fail a run).
+   * Verdict at the level asked (`level`): "fail" when a check failed at that level or errored, the run is incomplete, a baseline entry is stale, or (with `fail_on_skip`) a check was skipped; "pass" otherwise (warnings, expected failures and skips do not fail a run).
    */
   verdict: 'pass' | 'fail';
+  /**
+   * Both verdicts of the run (profile introduction, conformance levels), whichever level was asked.
+   */
+  verdicts: {
+    spec: LevelVerdict;
+    profile: LevelVerdict;
+  };
   /**
    * Every finished test, in the order it finished.
    */
@@ -160,6 +189,19 @@ export interface ConformanceResults {
    * Requirement IDs named by a test but absent from the catalog (a defect of the suite).
    */
   unknown_requirements: string[];
+  /**
+   * The expected-failures baseline of the run (`--baseline FILE`), entry by entry; absent when none was given.
+   */
+  baseline?: {
+    /**
+     * The baseline file as given.
+     */
+    file: string;
+    /**
+     * Every entry of the baseline, with what became of it.
+     */
+    entries: BaselineOutcome[];
+  };
 }
 /**
  * Endpoints of one target: URLs as strings, a stdio command as an array of strings.
@@ -169,6 +211,35 @@ export interface Endpoints {
    * A URL, or a command line as an array of arguments.
    */
   [k: string]: string | string[];
+}
+/**
+ * The verdict at one conformance level, with how much ran.
+ */
+export interface LevelVerdict {
+  /**
+   * pass or fail at this level.
+   */
+  verdict: 'pass' | 'fail';
+  /**
+   * Checks failing at this level (expected failures excluded).
+   */
+  failed: number;
+  /**
+   * MUST requirements of the catalog that apply to the targets run at this level (SPEC MUSTs for spec; SPEC and PROFILE MUSTs for profile), minus those the catalog marks untestable.
+   */
+  must_applicable: number;
+  /**
+   * Applicable MUST requirements named by at least one check that ran (not skipped).
+   */
+  must_exercised: number;
+  /**
+   * Applicable MUST requirements whose every check was skipped.
+   */
+  must_skipped: number;
+  /**
+   * One line for a person, e.g. "PASS (spec): 120 of 150 applicable MUST requirements exercised; 30 skipped".
+   */
+  summary: string;
 }
 /**
  * One request/response exchange with the target (HTTP) or one line in, one line out (stdio); secrets redacted.
@@ -208,6 +279,14 @@ export interface Exchange {
    * Transport error (connection refused, timeout, TLS), when there was no response.
    */
   error?: string;
+  /**
+   * True on the exchange(s) of a property's shrunk counterexample, replayed once after shrinking; the last of them is the failing one.
+   */
+  counterexample?: boolean;
+  /**
+   * True on the exchange the failed assertion was about (the last exchange of the counterexample replay).
+   */
+  failing?: boolean;
 }
 /**
  * HTTP header fields, lower-case names; secrets redacted.
@@ -238,6 +317,10 @@ export interface Property {
    * The shrunk counterexample, printed.
    */
   counterexample?: string;
+  /**
+   * The assertion that failed on the shrunk counterexample (its message), when the property failed.
+   */
+  error?: string;
 }
 /**
  * Verdict of one catalog requirement over the tests that name it.
@@ -267,4 +350,29 @@ export interface RequirementVerdict {
    * Why no black-box test can check the requirement (from the catalog).
    */
   untestable?: string;
+}
+/**
+ * One baseline entry and what the run made of it.
+ */
+export interface BaselineOutcome {
+  /**
+   * Check ID the entry names.
+   */
+  check?: string;
+  /**
+   * Requirement ID the entry names.
+   */
+  requirement?: string;
+  /**
+   * Why the failure is expected.
+   */
+  reason: string;
+  /**
+   * `matched`: a listed check failed as expected; `stale`: what it lists ran and no longer fails (the run fails: remove the entry); `not-run`: nothing it lists ran.
+   */
+  status: 'matched' | 'stale' | 'not-run';
+  /**
+   * IDs of the tests the entry matched.
+   */
+  tests: string[];
 }

@@ -16,6 +16,10 @@ export interface RunConfig {
    */
   $schema?: string;
   /**
+   * Name of the implementation (or set of implementations) under test, e.g. "Acme Pay 4.2": carried into results.json (`config_summary.name`) and used by `cprc matrix` to label its column. Not a secret.
+   */
+  name?: string;
+  /**
    * Certificates for the TLS connections of the run.
    */
   tls?: {
@@ -160,7 +164,7 @@ export interface Principal {
    */
   status_credential: string;
   /**
-   * The Principal's available balance in the policy's first asset (digit string); required for `low_balance`.
+   * The Principal's available balance in the policy's first asset (digit string). Optional (profile section 5): the checks that need it are skipped without it.
    */
   available_balance?: Amount;
 }

@@ -10,7 +10,7 @@ export {
   ReferenceOperator,
   type StatusCaller,
 } from './operator.js';
-export { parseRfc3339 } from './parse.js';
+export { MessageParser, parseRfc3339 } from './parse.js';
 export {
   DEFAULT_POLICY,
   type ReferenceOperatorOptions,

@@ -18,15 +18,7 @@ import {
   verifyObject,
 } from '../../crypto/ed25519.js';
 import { OperatorError } from './errors.js';
-import {
-  parseEnvelope,
-  parseLockRequest,
-  parsePackIdBody,
-  parseRedemptionRequest,
-  parseRenewalEntry,
-  parseRfc3339,
-  parseSubmittedPack,
-} from './parse.js';
+import { MessageParser, parseRfc3339 } from './parse.js';
 import { assetKey, type IdKind, type OperatorStore, type PackRecord, type StoreState } from './store.js';
 import type {
   AssetDescriptor,
@@ -59,7 +51,7 @@ export interface OperatorDeps {
   identityTokens: ReadonlyMap<string, number>;
   /** The Operator's own status credential. */
   operatorCredential: string;
-  /** The time source (tests may move it). */
+  /** The time source (tests may move it); the harness test clock adds its advance to it. */
   clock: () => Date;
   /** The ledger and instrument store. */
   store: OperatorStore;
@@ -107,9 +99,17 @@ export class ReferenceOperator {
   readonly kid: string;
   /** The public signing key as published at `/.well-known/cashpack-pubkey.json`. */
   readonly publicJwk: Required<Ed25519PublicJwk>;
+  /** The request-body checks (profile 1 and 4 shapes). */
+  protected readonly parser: MessageParser;
+  /**
+   * How far the harness test clock has moved now forward, in ms (profile 4 optional test clock):
+   * only ever grows.
+   */
+  protected clockOffsetMs = 0;
 
   constructor(deps: OperatorDeps) {
     this.deps = deps;
+    this.parser = this.createParser();
     const x = publicKeyFromJwk(deps.signingKey);
     this.kid = jwkThumbprint(x);
     this.publicJwk = { kty: 'OKP', crv: 'Ed25519', x, kid: this.kid, alg: 'EdDSA', use: 'sig' };
@@ -120,10 +120,21 @@ export class ReferenceOperator {
     return this.deps.store;
   }
 
-  /** Current time in epoch milliseconds from the injected clock. */
-  protected now(): number {
-    return this.deps.clock().getTime();
+  /** The parser of request bodies (a broken Operator may inject a weakened one). */
+  protected createParser(): MessageParser {
+    return new MessageParser();
   }
+
+  /**
+   * Current time in epoch milliseconds: the injected clock plus every advance of the harness test
+   * clock. Every expiry decision reads it.
+   */
+  protected now(): number {
+    return this.deps.clock().getTime() + this.clockOffsetMs;
+  }
+
+  /** Releases what the instance holds (timers of a subclass); called when its server closes. */
+  dispose(): void {}
 
   // ---------------------------------------------------------------- endpoints
 
@@ -133,7 +144,7 @@ export class ReferenceOperator {
    */
   async issue(body: unknown): Promise<OperatorResponse> {
     // Profile 4: the issue body is a LockRequest.
-    const request = parseLockRequest(body);
+    const request = this.parser.lockRequest(body);
     const now = this.now();
     // Spec CP 5 rule 1: the Lock Request is signed by the Principal.
     this.verifyPrincipalSignature(request);
@@ -143,6 +154,8 @@ export class ReferenceOperator {
     this.checkAmountLimit(request.amount);
     // Spec CP 8: Operator's permitted expiry range (EXPIRY_INVALID).
     const expiresAtMs = this.checkExpiryRange(request.expires_at, now);
+    // Profile 4: expiry returns funds from the instant expires_at passes, sweep or not.
+    await this.settleExpiredOf(request.principal_id, now);
     // Spec CP 1 item 2: the Principal's funds are locked (with the replay and balance checks).
     const record = await this.commitIssue(request, expiresAtMs, now);
     return { status: 201, body: this.signPack(record) };
@@ -154,9 +167,9 @@ export class ReferenceOperator {
    */
   async renew(body: unknown): Promise<OperatorResponse> {
     // Profile 4: renew body {cashpack, renewal_entry}.
-    const envelope = parseEnvelope(body, 'the renew body', ['cashpack', 'renewal_entry']);
-    const entry = parseRenewalEntry(envelope.renewal_entry);
-    const copy = parseSubmittedPack(envelope.cashpack);
+    const envelope = this.parser.envelope(body, 'the renew body', ['cashpack', 'renewal_entry']);
+    const entry = this.parser.renewalEntry(envelope.renewal_entry);
+    const copy = this.parser.submittedPack(envelope.cashpack);
     if (entry.pack_id !== copy.pack_id) {
       throw new OperatorError('INVALID_REQUEST', '"renewal_entry.pack_id" must equal "cashpack.pack_id"');
     }
@@ -177,9 +190,9 @@ export class ReferenceOperator {
    */
   async redeem(body: unknown): Promise<OperatorResponse> {
     // Profile 4: redeem body {cashpack, redemption_request}.
-    const envelope = parseEnvelope(body, 'the redeem body', ['cashpack', 'redemption_request']);
-    const request = parseRedemptionRequest(envelope.redemption_request);
-    const copy = parseSubmittedPack(envelope.cashpack);
+    const envelope = this.parser.envelope(body, 'the redeem body', ['cashpack', 'redemption_request']);
+    const request = this.parser.redemptionRequest(envelope.redemption_request);
+    const copy = this.parser.submittedPack(envelope.cashpack);
     if (request.pack_id !== copy.pack_id) {
       throw new OperatorError(
         'INVALID_REQUEST',
@@ -226,6 +239,17 @@ export class ReferenceOperator {
     return this.harnessTransition(body, 'CANCELLED');
   }
 
+  /**
+   * Profile 4 optional harness test clock `POST {harness}/clock {"advance_seconds": N}`: moves
+   * this Operator's now forward by N seconds for every expiry decision (never back) and answers
+   * 200 `{now}` in RFC 3339 with `Z`.
+   */
+  async advanceClock(body: unknown): Promise<OperatorResponse> {
+    const seconds = this.parser.clockAdvance(body);
+    this.clockOffsetMs += seconds * 1000;
+    return { status: 200, body: { now: utc(this.now()) } };
+  }
+
   /** Spec CP 4 well-known `/.well-known/cashpack-policy.json` (profile 4 shape). */
   policyDocument(): OperatorResponse {
     return { status: 200, body: this.deps.policy };
@@ -237,7 +261,7 @@ export class ReferenceOperator {
   }
 
   private async harnessTransition(body: unknown, to: 'EXPIRED' | 'CANCELLED'): Promise<OperatorResponse> {
-    const packId = parsePackIdBody(body);
+    const packId = this.parser.packIdBody(body);
     await this.settleExpiry(packId, this.now());
     const record = await this.commitTerminal(packId, to);
     return { status: 200, body: { pack_id: record.pack_id, status: record.status } };
@@ -361,12 +385,20 @@ export class ReferenceOperator {
     return stored;
   }
 
+  /**
+   * Spec CP 3 and profile 4: a pack is EXPIRED from the instant its expires_at passes (at
+   * expires_at itself it is no longer ACTIVE). The one place that compares a pack with now.
+   */
+  protected hasExpired(pack: PackRecord, now: number): boolean {
+    return now >= pack.expiresAtMs;
+  }
+
   /** Spec CP 7 INSTRUMENT_NOT_ACTIVE: status is REDEEMED, EXPIRED or CANCELLED (or expiry has passed). */
   protected checkActive(pack: PackRecord, now: number): void {
     if (TERMINAL.has(pack.status)) {
       throw new OperatorError('INSTRUMENT_NOT_ACTIVE', `the cash-pack is ${pack.status}`);
     }
-    if (now >= pack.expiresAtMs) {
+    if (this.hasExpired(pack, now)) {
       throw new OperatorError('INSTRUMENT_NOT_ACTIVE', 'the cash-pack is EXPIRED');
     }
   }
@@ -445,6 +477,14 @@ export class ReferenceOperator {
   // ---------------------------------------------------------------- spec steps (commits)
 
   /**
+   * Profile 1 and 4: the expires_at the cash-pack carries, the requested instant written with
+   * `Z` (a request already in upper-case `Z` form is kept verbatim).
+   */
+  protected emittedExpiry(requested: string, expiresAtMs: number): string {
+    return /^[^tz]+T[^z]+Z$/.test(requested) ? requested : utc(expiresAtMs);
+  }
+
+  /**
    * Spec CP 1 item 2: locks the Principal's funds (available -> locked) and records the new
    * ACTIVE pack, after re-checking request_id replay and balance in the same transaction.
    */
@@ -468,8 +508,7 @@ export class ReferenceOperator {
         account.locked += amount;
         state.seenIds.request_id.add(request.request_id.toLowerCase());
         const pack_id = randomUUID();
-        // Profile 1: emitted timestamps use Z; a request already in Z form is kept verbatim.
-        const expires_at = /^[^t]+T[^z]+Z$/.test(request.expires_at) ? request.expires_at : utc(expiresAtMs);
+        const expires_at = this.emittedExpiry(request.expires_at, expiresAtMs);
         const record: PackRecord = {
           pack_id,
           principal_id: request.principal_id,
@@ -498,6 +537,35 @@ export class ReferenceOperator {
   }
 
   /**
+   * The stored-state conditions of a renewal, in the order this Operator tests them (profile 4:
+   * the order is free): replay, status, chain digest, bearer, depth.
+   */
+  protected renewalChecks(state: StoreState, pack: PackRecord, entry: RenewalEntry, now: number): void {
+    this.checkDuplicateId(state, 'renewal_id', entry.renewal_id);
+    this.checkActive(pack, now);
+    // A stale copy shows first as a chain digest mismatch (the loser of a race learns why).
+    this.checkChainDigest(pack, entry.prev_chain_digest);
+    this.verifyBearer(pack, entry.bearer_pk);
+    this.checkDepth(pack);
+  }
+
+  /**
+   * The stored-state conditions of a redemption, in the order this Operator tests them (profile
+   * 4: the order is free, so an exact replay of a successful redemption answers DUPLICATE_ID here).
+   */
+  protected redemptionChecks(
+    state: StoreState,
+    pack: PackRecord,
+    request: RedemptionRequest,
+    now: number,
+  ): void {
+    this.checkDuplicateId(state, 'redemption_id', request.redemption_id);
+    this.checkActive(pack, now);
+    this.checkChainDigest(pack, request.prev_chain_digest);
+    this.verifyBearer(pack, request.bearer_pk);
+  }
+
+  /**
    * Spec CP 1 item 5: appends the entry, advances the chain digest (profile 4: dN) and hands the
    * bearer rights to new_bearer_pk, after the replay, status, bearer, digest and depth checks on
    * the stored state in the same transaction.
@@ -510,12 +578,7 @@ export class ReferenceOperator {
     return this.deps.store.commit({
       check: (state) => {
         const pack = this.packForDecision(this.storedPack(state, entry.pack_id), submitted);
-        this.checkDuplicateId(state, 'renewal_id', entry.renewal_id);
-        this.checkActive(pack, now);
-        // A stale copy shows first as a chain digest mismatch (the loser of a race learns why).
-        this.checkChainDigest(pack, entry.prev_chain_digest);
-        this.verifyBearer(pack, entry.bearer_pk);
-        this.checkDepth(pack);
+        this.renewalChecks(state, pack, entry, now);
       },
       apply: (state) => {
         const record = this.storedPack(state, entry.pack_id);
@@ -540,10 +603,7 @@ export class ReferenceOperator {
     return this.deps.store.commit({
       check: (state) => {
         const pack = this.packForDecision(this.storedPack(state, request.pack_id), submitted);
-        this.checkDuplicateId(state, 'redemption_id', request.redemption_id);
-        this.checkActive(pack, now);
-        this.checkChainDigest(pack, request.prev_chain_digest);
-        this.verifyBearer(pack, request.bearer_pk);
+        this.redemptionChecks(state, pack, request, now);
       },
       apply: (state) => {
         const record = this.storedPack(state, request.pack_id);
@@ -592,17 +652,38 @@ export class ReferenceOperator {
    */
   protected async settleExpiry(packId: string, now: number): Promise<void> {
     const record = this.deps.store.getPack(packId);
-    if (record === undefined || record.status !== 'ACTIVE' || now < record.expiresAtMs) return;
+    if (record === undefined || record.status !== 'ACTIVE' || !this.hasExpired(record, now)) return;
     await this.deps.store.commit({
       check: () => {},
       apply: (state) => {
         const current = state.packs.get(packId);
         // Re-read inside the transaction: only a still-ACTIVE pack expires, so funds return once.
-        if (current === undefined || current.status !== 'ACTIVE' || now < current.expiresAtMs) return;
-        current.status = 'EXPIRED';
-        this.moveFunds(state, current, 'locked', 'available');
+        if (current === undefined) return;
+        this.expireIfDue(state, current, now);
       },
     });
+  }
+
+  /**
+   * Profile 4 money: before a Principal's balance is read (issue), every pack of theirs whose
+   * expires_at has passed is EXPIRED and its funds are back, whether or not it was accessed.
+   */
+  protected async settleExpiredOf(principalId: string, now: number): Promise<void> {
+    await this.deps.store.commit({
+      check: () => {},
+      apply: (state) => {
+        for (const record of state.packs.values()) {
+          if (record.principal_id === principalId) this.expireIfDue(state, record, now);
+        }
+      },
+    });
+  }
+
+  /** Inside a transaction: ACTIVE and past expires_at -> EXPIRED, funds locked -> available. */
+  protected expireIfDue(state: StoreState, record: PackRecord, now: number): void {
+    if (record.status !== 'ACTIVE' || !this.hasExpired(record, now)) return;
+    record.status = 'EXPIRED';
+    this.moveFunds(state, record, 'locked', 'available');
   }
 
   /** Moves a pack's amount between two buckets of its issuing Principal's account. */

@@ -1,7 +1,11 @@
 /**
  * Structural checks of request bodies (profile sections 1 and 4). A body that fails becomes
- * 400 INVALID_REQUEST naming the member; unknown members are refused because every member is
- * signed and renewal entries are carried verbatim into the cash-pack.
+ * 400 INVALID_REQUEST naming the member, except a signed message without its `signature` member,
+ * which is 401 INVALID_SIGNATURE (profile 4). Unknown members are refused because every member
+ * is signed and renewal entries are carried verbatim into the cash-pack.
+ *
+ * The checks are methods of {@link MessageParser}, so that a deliberately broken Operator can
+ * inject a parser with exactly one check weakened (`ReferenceOperator.createParser`).
  * @packageDocumentation
  */
 import { isBase64url } from '../../crypto/base64url.js';
@@ -11,69 +15,17 @@ import type { AssetDescriptor, Destination, LockRequest, RedemptionRequest, Rene
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const AMOUNT = /^[1-9][0-9]*$/;
 const MAX_AMOUNT = (1n << 256n) - 1n;
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|([+-])(\d{2}):(\d{2}))$/;
 const HEX64 = /^[0-9a-f]{64}$/;
 const ASSET_TYPES = new Set(['fiat', 'stablecoin', 'crypto', 'tokenized']);
 
 type Obj = Record<string, unknown>;
 
-function bad(message: string): OperatorError {
-  return new OperatorError('INVALID_REQUEST', message);
-}
-
-/** The body as an object with exactly the allowed members, the required ones present. */
-function object(value: unknown, where: string, required: string[], optional: string[] = []): Obj {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw bad(`${where} must be a JSON object`);
-  }
-  const obj = value as Obj;
-  for (const key of required) {
-    if (!(key in obj)) throw bad(`missing required "${key}" member in ${where}`);
-  }
-  const allowed = new Set([...required, ...optional]);
-  for (const key of Object.keys(obj)) {
-    if (!allowed.has(key)) throw bad(`unknown member "${key}" in ${where}`);
-  }
-  return obj;
-}
-
-function str(obj: Obj, key: string, where: string): string {
-  const v = obj[key];
-  if (typeof v !== 'string' || v.length === 0) throw bad(`"${key}" in ${where} must be a non-empty string`);
-  return v;
-}
-
-function uuid(obj: Obj, key: string, where: string): string {
-  const v = str(obj, key, where);
-  if (!UUID.test(v)) throw bad(`"${key}" in ${where} must be a UUID (profile 1)`);
-  return v;
-}
-
-function publicKey(obj: Obj, key: string, where: string): string {
-  const v = obj[key];
-  if (!isBase64url(v, 32)) {
-    throw bad(`"${key}" in ${where} must be base64url (no padding) of a raw 32-byte Ed25519 key (profile 4)`);
-  }
-  return v;
-}
-
-function signature(obj: Obj, where: string): string {
-  const v = obj.signature;
-  if (typeof v !== 'string' || v.length === 0) {
-    throw bad(`"signature" in ${where} must be a base64url Ed25519 signature`);
-  }
-  return v;
-}
-
-function digest(obj: Obj, key: string, where: string): string {
-  const v = str(obj, key, where);
-  if (!HEX64.test(v)) throw bad(`"${key}" in ${where} must be 64 lowercase hex digits (profile 4)`);
-  return v;
-}
-
 /**
  * Milliseconds since the epoch of an RFC 3339 timestamp, or `undefined` when the text is not one
- * (profile 1: any offset is read correctly; impossible dates such as February 30 are refused).
+ * (profile 1: any offset is read correctly, `+14:00` being 14 hours ahead of UTC; impossible
+ * dates and times such as February 30, month 13 or hour 24 are refused). A deliberate copy of an
+ * RFC 3339 reader: the reference Operator shares no parser with the suite that grades it.
  *
  * @example
  * ```ts
@@ -84,147 +36,259 @@ export function parseRfc3339(text: unknown): number | undefined {
   if (typeof text !== 'string') return undefined;
   const m = RFC3339.exec(text);
   if (m === null) return undefined;
-  const [, y, mo, d, h, mi, s] = m.map(Number) as number[];
-  if (mo === undefined || d === undefined || h === undefined || mi === undefined || s === undefined)
-    return undefined;
+  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
   if (mo < 1 || mo > 12 || h > 23 || mi > 59 || s > 60) return undefined;
-  const daysInMonth = new Date(Date.UTC(y ?? 0, mo, 0)).getUTCDate();
+  const daysInMonth = new Date(Date.UTC(y, mo, 0)).getUTCDate();
   if (d < 1 || d > daysInMonth) return undefined;
-  const ms = Date.parse(text.toUpperCase());
-  return Number.isNaN(ms) ? undefined : ms;
-}
-
-function timestamp(obj: Obj, key: string, where: string): string {
-  const v = obj[key];
-  if (parseRfc3339(v) === undefined) throw bad(`"${key}" in ${where} must be an RFC 3339 timestamp`);
-  return v as string;
-}
-
-/** Profile 1 amount: base-10 digits, no sign, no leading zero, 1 to 2^256 - 1. */
-function amount(obj: Obj, key: string, where: string): string {
-  const v = obj[key];
-  if (typeof v !== 'string' || !AMOUNT.test(v) || BigInt(v) > MAX_AMOUNT) {
-    throw bad(
-      `"${key}" in ${where} must be a string of base-10 digits without sign or leading zero, from 1 to 2^256-1 (profile 1)`,
-    );
+  let offsetMinutes = 0;
+  if (m[8] !== 'Z' && m[8] !== 'z') {
+    const oh = Number(m[10]);
+    const om = Number(m[11]);
+    if (oh > 23 || om > 59) return undefined;
+    offsetMinutes = (m[9] === '-' ? -1 : 1) * (oh * 60 + om);
   }
-  return v;
-}
-
-/** Spec CPR 2.3 AssetDescriptor. */
-function asset(value: unknown, where: string): AssetDescriptor {
-  const obj = object(value, where, ['type', 'code'], ['chain_id']);
-  if (typeof obj.type !== 'string' || !ASSET_TYPES.has(obj.type)) {
-    throw bad(`"type" in ${where} must be one of fiat, stablecoin, crypto, tokenized`);
-  }
-  const code = str(obj, 'code', where);
-  const needsChain = obj.type === 'stablecoin' || obj.type === 'tokenized';
-  if (needsChain || obj.chain_id !== undefined) {
-    const chainId = str(obj, 'chain_id', where);
-    return { type: obj.type as AssetDescriptor['type'], code, chain_id: chainId };
-  }
-  return { type: obj.type as AssetDescriptor['type'], code };
-}
-
-/** Profile 4 LockRequest (issue body). */
-export function parseLockRequest(body: unknown): LockRequest {
-  const w = 'the lock request';
-  const o = object(body, w, [
-    'request_id',
-    'principal_id',
-    'amount',
-    'asset',
-    'initial_bearer_pk',
-    'expires_at',
-    'created_at',
-    'signature',
-  ]);
-  return {
-    request_id: uuid(o, 'request_id', w),
-    principal_id: str(o, 'principal_id', w),
-    amount: amount(o, 'amount', w),
-    asset: asset(o.asset, `"asset" of ${w}`),
-    initial_bearer_pk: publicKey(o, 'initial_bearer_pk', w),
-    expires_at: timestamp(o, 'expires_at', w),
-    created_at: timestamp(o, 'created_at', w),
-    signature: signature(o, w),
-  };
-}
-
-/** Profile 4 RenewalEntry. */
-export function parseRenewalEntry(value: unknown): RenewalEntry {
-  const w = '"renewal_entry"';
-  const o = object(value, w, [
-    'renewal_id',
-    'pack_id',
-    'prev_chain_digest',
-    'bearer_pk',
-    'new_bearer_pk',
-    'created_at',
-    'signature',
-  ]);
-  return {
-    renewal_id: uuid(o, 'renewal_id', w),
-    pack_id: uuid(o, 'pack_id', w),
-    prev_chain_digest: digest(o, 'prev_chain_digest', w),
-    bearer_pk: publicKey(o, 'bearer_pk', w),
-    new_bearer_pk: publicKey(o, 'new_bearer_pk', w),
-    created_at: timestamp(o, 'created_at', w),
-    signature: signature(o, w),
-  };
-}
-
-function destination(value: unknown, where: string): Destination {
-  const o = object(value, where, ['type', 'reference']);
-  if (o.type !== 'account') throw bad(`"type" in ${where} must be "account" (profile 4)`);
-  return { type: 'account', reference: str(o, 'reference', where) };
-}
-
-/** Profile 4 RedemptionRequest; `redeemer` may be absent (then REDEEMER_NOT_IDENTIFIED later). */
-export function parseRedemptionRequest(value: unknown): RedemptionRequest {
-  const w = '"redemption_request"';
-  const o = object(
-    value,
-    w,
-    ['redemption_id', 'pack_id', 'prev_chain_digest', 'bearer_pk', 'destination', 'created_at', 'signature'],
-    ['redeemer'],
-  );
-  const request: RedemptionRequest = {
-    redemption_id: uuid(o, 'redemption_id', w),
-    pack_id: uuid(o, 'pack_id', w),
-    prev_chain_digest: digest(o, 'prev_chain_digest', w),
-    bearer_pk: publicKey(o, 'bearer_pk', w),
-    destination: destination(o.destination, `"destination" of ${w}`),
-    created_at: timestamp(o, 'created_at', w),
-    signature: signature(o, w),
-  };
-  if (o.redeemer !== undefined) {
-    const r = object(o.redeemer, `"redeemer" of ${w}`, ['identity_token']);
-    request.redeemer = { identity_token: str(r, 'identity_token', `"redeemer" of ${w}`) };
-  }
-  return request;
+  const fraction = m[7] === undefined ? 0 : Math.floor(Number(`0${m[7]}`) * 1000);
+  // A leap second (:60) is read as the first instant of the next minute.
+  const utcMs = Date.UTC(y, mo - 1, d, h, mi, s) + fraction;
+  return utcMs - offsetMinutes * 60_000;
 }
 
 /**
- * A submitted cash-pack copy: only its shape is checked here (an object naming a pack); whether
- * it is genuine is decided by the Operator's signature check, and what it says is never trusted.
+ * Profile 4 message shapes. Each `parse*` method returns the typed message or throws an
+ * {@link OperatorError}; the protected member checks are the seams a broken parser overrides.
+ *
+ * @example
+ * ```ts
+ * const request = new MessageParser().lockRequest(body); // throws OperatorError INVALID_REQUEST
+ * ```
  */
-export function parseSubmittedPack(value: unknown): Obj & { pack_id: string } {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw bad('"cashpack" must be the cash-pack object as the operator returned it');
+export class MessageParser {
+  /** Profile 1: a schema failure is 400 INVALID_REQUEST. */
+  protected bad(message: string): OperatorError {
+    return new OperatorError('INVALID_REQUEST', message);
   }
-  const o = value as Obj;
-  uuid(o, 'pack_id', '"cashpack"');
-  return o as Obj & { pack_id: string };
-}
 
-/** A body with exactly the given object members (renew, redeem, harness bodies). */
-export function parseEnvelope(body: unknown, where: string, members: string[]): Obj {
-  return object(body, where, members);
-}
+  /** The value as an object with exactly the allowed members, the required ones present. */
+  protected object(value: unknown, where: string, required: string[], optional: string[] = []): Obj {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      throw this.bad(`${where} must be a JSON object`);
+    }
+    const obj = value as Obj;
+    for (const key of required) {
+      if (!(key in obj)) throw this.bad(`missing required "${key}" member in ${where}`);
+    }
+    const allowed = new Set([...required, ...optional]);
+    for (const key of Object.keys(obj)) {
+      if (!allowed.has(key)) throw this.bad(`unknown member "${key}" in ${where}`);
+    }
+    return obj;
+  }
 
-/** A harness body `{pack_id}`. */
-export function parsePackIdBody(body: unknown): string {
-  const o = object(body, 'the harness request', ['pack_id']);
-  return uuid(o, 'pack_id', 'the harness request');
+  /**
+   * A signed message: an object whose `signature` member is present. Profile 4: a missing
+   * signature is 401 INVALID_SIGNATURE on issue, renew and redeem, never INVALID_REQUEST.
+   */
+  protected signedObject(value: unknown, where: string, required: string[], optional: string[] = []): Obj {
+    if (value !== null && typeof value === 'object' && !Array.isArray(value) && !('signature' in value)) {
+      throw new OperatorError('INVALID_SIGNATURE', `${where} has no "signature" member: it must be signed`);
+    }
+    return this.object(value, where, [...required, 'signature'], optional);
+  }
+
+  /** A non-empty string member. */
+  protected str(obj: Obj, key: string, where: string): string {
+    const v = obj[key];
+    if (typeof v !== 'string' || v.length === 0)
+      throw this.bad(`"${key}" in ${where} must be a non-empty string`);
+    return v;
+  }
+
+  /** Profile 1: identifiers are UUIDs. */
+  protected uuid(obj: Obj, key: string, where: string): string {
+    const v = this.str(obj, key, where);
+    if (!UUID.test(v)) throw this.bad(`"${key}" in ${where} must be a UUID (profile 1)`);
+    return v;
+  }
+
+  /** Profile 4: base64url of a raw 32-byte Ed25519 public key. */
+  protected publicKey(obj: Obj, key: string, where: string): string {
+    const v = obj[key];
+    if (!isBase64url(v, 32)) {
+      throw this.bad(
+        `"${key}" in ${where} must be base64url (no padding) of a raw 32-byte Ed25519 key (profile 4)`,
+      );
+    }
+    return v;
+  }
+
+  /** The `signature` member: a non-empty string (whether it verifies is the Operator's step). */
+  protected signature(obj: Obj, where: string): string {
+    const v = obj.signature;
+    if (typeof v !== 'string' || v.length === 0) {
+      throw this.bad(`"signature" in ${where} must be a base64url Ed25519 signature`);
+    }
+    return v;
+  }
+
+  /** Profile 4: a chain digest is 64 lowercase hex digits. */
+  protected digest(obj: Obj, key: string, where: string): string {
+    const v = this.str(obj, key, where);
+    if (!HEX64.test(v)) throw this.bad(`"${key}" in ${where} must be 64 lowercase hex digits (profile 4)`);
+    return v;
+  }
+
+  /** Profile 1: an RFC 3339 timestamp with any offset. */
+  protected timestamp(obj: Obj, key: string, where: string): string {
+    const v = obj[key];
+    if (parseRfc3339(v) === undefined) {
+      throw this.bad(`"${key}" in ${where} must be an RFC 3339 timestamp such as 2026-01-31T12:00:00Z`);
+    }
+    return v as string;
+  }
+
+  /** Profile 1 amount: base-10 digits, no sign, no leading zero, 1 to 2^256 - 1. */
+  protected amount(obj: Obj, key: string, where: string): string {
+    const v = obj[key];
+    if (typeof v !== 'string' || !AMOUNT.test(v) || BigInt(v) > MAX_AMOUNT) {
+      throw this.bad(
+        `"${key}" in ${where} must be a string of base-10 digits without sign or leading zero, from 1 to 2^256-1 (profile 1)`,
+      );
+    }
+    return v;
+  }
+
+  /** Spec CPR 2.3 AssetDescriptor. */
+  protected asset(value: unknown, where: string): AssetDescriptor {
+    const obj = this.object(value, where, ['type', 'code'], ['chain_id']);
+    if (typeof obj.type !== 'string' || !ASSET_TYPES.has(obj.type)) {
+      throw this.bad(`"type" in ${where} must be one of fiat, stablecoin, crypto, tokenized`);
+    }
+    const code = this.str(obj, 'code', where);
+    const needsChain = obj.type === 'stablecoin' || obj.type === 'tokenized';
+    if (needsChain || obj.chain_id !== undefined) {
+      const chainId = this.str(obj, 'chain_id', where);
+      return { type: obj.type as AssetDescriptor['type'], code, chain_id: chainId };
+    }
+    return { type: obj.type as AssetDescriptor['type'], code };
+  }
+
+  /** Profile 4 redemption destination `{type: "account", reference: string}`. */
+  protected destination(value: unknown, where: string): Destination {
+    const o = this.object(value, where, ['type', 'reference']);
+    if (o.type !== 'account') throw this.bad(`"type" in ${where} must be "account" (profile 4)`);
+    return { type: 'account', reference: this.str(o, 'reference', where) };
+  }
+
+  /** Profile 4 LockRequest (issue body). */
+  lockRequest(body: unknown): LockRequest {
+    const w = 'the lock request';
+    const o = this.signedObject(body, w, [
+      'request_id',
+      'principal_id',
+      'amount',
+      'asset',
+      'initial_bearer_pk',
+      'expires_at',
+      'created_at',
+    ]);
+    return {
+      request_id: this.uuid(o, 'request_id', w),
+      principal_id: this.str(o, 'principal_id', w),
+      amount: this.amount(o, 'amount', w),
+      asset: this.asset(o.asset, `"asset" of ${w}`),
+      initial_bearer_pk: this.publicKey(o, 'initial_bearer_pk', w),
+      expires_at: this.timestamp(o, 'expires_at', w),
+      created_at: this.timestamp(o, 'created_at', w),
+      signature: this.signature(o, w),
+    };
+  }
+
+  /** Profile 4 RenewalEntry. */
+  renewalEntry(value: unknown): RenewalEntry {
+    const w = '"renewal_entry"';
+    const o = this.signedObject(value, w, [
+      'renewal_id',
+      'pack_id',
+      'prev_chain_digest',
+      'bearer_pk',
+      'new_bearer_pk',
+      'created_at',
+    ]);
+    return {
+      renewal_id: this.uuid(o, 'renewal_id', w),
+      pack_id: this.uuid(o, 'pack_id', w),
+      prev_chain_digest: this.digest(o, 'prev_chain_digest', w),
+      bearer_pk: this.publicKey(o, 'bearer_pk', w),
+      new_bearer_pk: this.publicKey(o, 'new_bearer_pk', w),
+      created_at: this.timestamp(o, 'created_at', w),
+      signature: this.signature(o, w),
+    };
+  }
+
+  /** Profile 4 RedemptionRequest; `redeemer` may be absent (then REDEEMER_NOT_IDENTIFIED later). */
+  redemptionRequest(value: unknown): RedemptionRequest {
+    const w = '"redemption_request"';
+    const o = this.signedObject(
+      value,
+      w,
+      ['redemption_id', 'pack_id', 'prev_chain_digest', 'bearer_pk', 'destination', 'created_at'],
+      ['redeemer'],
+    );
+    const request: RedemptionRequest = {
+      redemption_id: this.uuid(o, 'redemption_id', w),
+      pack_id: this.uuid(o, 'pack_id', w),
+      prev_chain_digest: this.digest(o, 'prev_chain_digest', w),
+      bearer_pk: this.publicKey(o, 'bearer_pk', w),
+      destination: this.destination(o.destination, `"destination" of ${w}`),
+      created_at: this.timestamp(o, 'created_at', w),
+      signature: this.signature(o, w),
+    };
+    if (o.redeemer !== undefined) {
+      const r = this.object(o.redeemer, `"redeemer" of ${w}`, ['identity_token']);
+      request.redeemer = { identity_token: this.str(r, 'identity_token', `"redeemer" of ${w}`) };
+    }
+    return request;
+  }
+
+  /**
+   * A submitted cash-pack copy: only its shape is checked here (a signed object naming a pack);
+   * whether it is genuine is decided by the Operator's signature check, and what it says is
+   * never trusted.
+   */
+  submittedPack(value: unknown): Obj & { pack_id: string } {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      throw this.bad('"cashpack" must be the cash-pack object as the operator returned it');
+    }
+    const o = value as Obj;
+    if (!('signature' in o)) {
+      throw new OperatorError(
+        'INVALID_SIGNATURE',
+        '"cashpack" has no "signature" member: send it as the operator signed it',
+      );
+    }
+    this.uuid(o, 'pack_id', '"cashpack"');
+    return o as Obj & { pack_id: string };
+  }
+
+  /** A body with exactly the given members (renew, redeem bodies). */
+  envelope(body: unknown, where: string, members: string[]): Obj {
+    return this.object(body, where, members);
+  }
+
+  /** A harness body `{pack_id}`. */
+  packIdBody(body: unknown): string {
+    const o = this.object(body, 'the harness request', ['pack_id']);
+    return this.uuid(o, 'pack_id', 'the harness request');
+  }
+
+  /** A harness clock body `{"advance_seconds": N}`: N a non-negative integer (never back). */
+  clockAdvance(body: unknown): number {
+    const o = this.object(body, 'the clock request', ['advance_seconds']);
+    const n = o.advance_seconds;
+    if (typeof n !== 'number' || !Number.isSafeInteger(n)) {
+      throw this.bad('"advance_seconds" must be an integer number of seconds');
+    }
+    if (n < 0) throw this.bad('"advance_seconds" must not be negative: the clock never moves back');
+    return n;
+  }
 }

@@ -61,6 +61,11 @@ export interface ReferenceOperatorOptions {
   storeClass?: new () => OperatorStore;
   /** Largest accepted request body in bytes. Default 65536. */
   maxBodyBytes?: number;
+  /**
+   * Whether the harness offers the optional test clock `POST {harness}/clock` (profile 4).
+   * Default true; false answers that path 404 like any unknown endpoint.
+   */
+  testClock?: boolean;
 }
 
 /** A running reference Operator. */
@@ -176,9 +181,10 @@ export async function startReferenceOperator(options: ReferenceOperatorOptions):
   };
   const operator = new (options.operatorClass ?? ReferenceOperator)(deps);
   const maxBodyBytes = options.maxBodyBytes ?? 65_536;
+  const testClock = options.testClock !== false;
 
   const server: Server = createServer({ cert: options.tls.certPem, key: options.tls.keyPem }, (req, res) => {
-    handle(operator, req, maxBodyBytes).then(
+    handle(operator, req, maxBodyBytes, testClock).then(
       (response) => send(res, response),
       (error: unknown) => send(res, toErrorResponse(error)),
     );
@@ -203,6 +209,7 @@ export async function startReferenceOperator(options: ReferenceOperatorOptions):
     ledger: () => operator.store.ledger(),
     close: () =>
       new Promise<void>((resolve, reject) => {
+        operator.dispose();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),
@@ -216,6 +223,7 @@ async function handle(
   operator: ReferenceOperator,
   req: IncomingMessage,
   maxBodyBytes: number,
+  testClock: boolean,
 ): Promise<OperatorResponse> {
   const path = new URL(req.url ?? '/', 'https://operator.invalid').pathname;
   const method = req.method ?? 'GET';
@@ -226,6 +234,7 @@ async function handle(
     '/harness/expire': (b) => operator.expire(b),
     '/harness/cancel': (b) => operator.cancel(b),
   };
+  if (testClock) post['/harness/clock'] = (b) => operator.advanceClock(b);
   const postHandler = post[path];
   if (postHandler !== undefined) {
     if (method !== 'POST') return methodNotAllowed('POST');

@@ -63,6 +63,9 @@ const CREATE_MEMBERS = new Set([
 /** Profile 1: an amount is at most 2^256 - 1. */
 const MAX_AMOUNT = 2n ** 256n - 1n;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Spec 9 rule 5: `foundation:` or a reverse-domain prefix of two or more labels ending in `:` or `.`. */
+const NAMESPACED_KEY =
+  /^(?:foundation:|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+[:.])/i;
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -169,8 +172,26 @@ export function parseCreateRequest(body: unknown): ParseResult<CreateRequestPara
     if (length > 140)
       return { ok: false, message: `"memo" has ${length} characters; at most 140 are allowed` };
   }
-  if (extensions !== undefined && !isPlainObject(extensions)) {
-    return { ok: false, message: '"extensions" must be a json object' };
+  if (extensions !== undefined) {
+    if (!isPlainObject(extensions)) return { ok: false, message: '"extensions" must be a json object' };
+    // Profile 2: a request the payee cannot honour conformantly is refused, never answered with a
+    // non-conformant CPR: extension keys carry a namespace (spec 9 rule 5) and no member, at any
+    // depth, is payer, authorization or state data (spec 1.2, INV-1, profile 2).
+    for (const key of Object.keys(extensions)) {
+      if (!NAMESPACED_KEY.test(key)) {
+        return {
+          ok: false,
+          message: `extension key "${key}" has no "foundation:" or reverse-domain prefix (e.g. "com.example:${key}")`,
+        };
+      }
+    }
+    const payerMember = findPayerMember(extensions, 'extensions');
+    if (payerMember !== undefined) {
+      return {
+        ok: false,
+        message: `${payerMember} names payer, authorization or state data, which a CPR never carries (spec 1.2, INV-1)`,
+      };
+    }
   }
   if (qr !== undefined && typeof qr !== 'boolean')
     return { ok: false, message: '"qr" must be true or false' };
@@ -194,7 +215,17 @@ export function parseCreateRequest(body: unknown): ParseResult<CreateRequestPara
   };
 }
 
-/** Parses a `POST {harness}/fulfillments` body `{request_id}` (profile 2). */
+/** Whether `id` is a UUID in its canonical 8-4-4-4-12 hex form (either case). */
+export function isUuid(id: string): boolean {
+  return UUID.test(id);
+}
+
+/**
+ * Parses a `POST {harness}/fulfillments` body `{request_id}` (profile 2). A missing or non-string
+ * `request_id` is refused; a string is returned as given (a UUID in lower case), so the caller
+ * decides how to answer one that is not a UUID (profile 2: 400 `INVALID_REQUEST` or 404
+ * `REQUEST_UNKNOWN`).
+ */
 export function parseFulfillment(body: unknown): ParseResult<string> {
   if (!isPlainObject(body))
     return { ok: false, message: 'the body must be a json object {"request_id": "<uuid>"}' };
@@ -203,8 +234,71 @@ export function parseFulfillment(body: unknown): ParseResult<string> {
       return { ok: false, message: `"${k}" is not a member of a fulfillment body; send only "request_id"` };
   }
   const id = body.request_id;
-  if (typeof id !== 'string' || !UUID.test(id)) {
-    return { ok: false, message: '"request_id" is required and must be a uuid' };
+  if (typeof id !== 'string') {
+    return { ok: false, message: '"request_id" is required and must be a uuid string' };
   }
-  return { ok: true, value: id.toLowerCase() };
+  return { ok: true, value: UUID.test(id) ? id.toLowerCase() : id };
+}
+
+/**
+ * Parses a `POST {harness}/clock` body `{"advance_seconds": N}` (profile 2, optional test clock):
+ * N is a non-negative integer number of seconds; the clock never moves back.
+ */
+export function parseClockAdvance(body: unknown): ParseResult<number> {
+  if (!isPlainObject(body))
+    return { ok: false, message: 'the body must be a json object {"advance_seconds": <seconds>}' };
+  for (const k of Object.keys(body)) {
+    if (k !== 'advance_seconds')
+      return { ok: false, message: `"${k}" is not a member of a clock body; send only "advance_seconds"` };
+  }
+  const n = body.advance_seconds;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n)) {
+    return { ok: false, message: '"advance_seconds" is required and must be an integer number of seconds' };
+  }
+  if (n < 0)
+    return { ok: false, message: '"advance_seconds" must not be negative: the clock never moves back' };
+  return { ok: true, value: n };
+}
+
+/**
+ * Profile 2 payer vocabulary (a floor): compared case- and separator-insensitively after any
+ * namespace prefix (the part up to the last `:` or `/`).
+ */
+function isPayerName(name: string): boolean {
+  const n = name
+    .replace(/^.*[:/]/, '')
+    .toLowerCase()
+    .replace(/[-_.\s]/g, '');
+  return (
+    n.startsWith('payer') ||
+    n.startsWith('debtor') ||
+    n === 'authorization' ||
+    n === 'signedtx' ||
+    n === 'rawtx' ||
+    n === 'permit' ||
+    n.startsWith('mandate') ||
+    n === 'executiondate' ||
+    n === 'state' ||
+    n === 'status' ||
+    n.startsWith('settlement')
+  );
+}
+
+/** The path of the first member named after payer data in `v`, at any depth (iterative walk). */
+function findPayerMember(v: unknown, path: string): string | undefined {
+  const stack: Array<[unknown, string]> = [[v, path]];
+  while (stack.length > 0) {
+    const [x, at] = stack.pop() as [unknown, string];
+    if (Array.isArray(x)) {
+      x.forEach((y, i) => {
+        stack.push([y, `${at}[${i}]`]);
+      });
+    } else if (isPlainObject(x)) {
+      for (const [k, y] of Object.entries(x)) {
+        if (isPayerName(k)) return `"${at}.${k}"`;
+        stack.push([y, `${at}.${k}`]);
+      }
+    }
+  }
+  return undefined;
 }

@@ -4,7 +4,8 @@
  * Seams for deliberately broken variants (one override, one fault): {@link TokenStore}
  * (`generateToken`, `expiryFor`, `isExpired`, `invalidate`, `consume`), {@link DocumentBuilder}
  * (`newRequestId`, `validityWindow`, `build`, per-rail field methods), {@link RequestRegistry}
- * (`fulfill`, `isExpired`), and {@link ReferencePayee} (`handlePlainHttp`, `retrieve`, ...).
+ * (`fulfill`, `isExpired`), and {@link ReferencePayee} (`handlePlainHttp`, `retrieve`, `refusal`,
+ * `advanceClock`, `answerNonUuidFulfillment`, `now`, ...).
  *
  * @packageDocumentation
  */
@@ -21,8 +22,10 @@ export {
 export {
   type Asset,
   type CreateRequestParams,
+  isUuid,
   type ParseResult,
   parseAsset,
+  parseClockAdvance,
   parseCreateRequest,
   parseFulfillment,
   RAIL_HINTS,

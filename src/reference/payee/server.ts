@@ -17,7 +17,13 @@ import { renderQrPng } from '../../codec/qr.js';
 import { encodeInlineUri, encodeReferenceUri } from '../../codec/uri.js';
 import { CprcError } from '../../errors.js';
 import { DocumentBuilder, rfc3339 } from './documents.js';
-import { parseCreateRequest, parseFulfillment } from './harness.js';
+import {
+  type CreateRequestParams,
+  isUuid,
+  parseClockAdvance,
+  parseCreateRequest,
+  parseFulfillment,
+} from './harness.js';
 import { RequestRegistry } from './requests.js';
 import { MAX_TOKEN_TTL_SECONDS, TokenStore } from './tokens.js';
 
@@ -31,6 +37,11 @@ export interface ReferencePayeeOptions {
   port?: number;
   /** Plain-HTTP port; default 0 (any free port). */
   plainPort?: number;
+  /**
+   * Whether to listen on plain HTTP at all (answering 426 to everything); default true. A payee
+   * may have no plain-HTTP listener (spec 5 rule 5 only forbids serving a CPR there).
+   */
+  plainHttp?: boolean;
   /** Token lifetime ceiling in seconds, 1..900; default 900 (spec 5 rule 1, profile 2). */
   maxTokenTtlSeconds?: number;
   /** Validity window ceiling (expires_at - created_at) in seconds; default 30 days (INV-8). */
@@ -41,6 +52,11 @@ export interface ReferencePayeeOptions {
   maxBodyBytes?: number;
   /** The payee's clock; default `() => new Date()`. Tests pass a controllable clock. */
   clock?: () => Date;
+  /**
+   * Whether the harness offers the optional test clock `POST {harness}/clock` (profile 2);
+   * default true. Without it the endpoint answers 404 like any unknown path.
+   */
+  testClock?: boolean;
   /** Token store (seam for broken variants); default a fresh {@link TokenStore}. */
   tokenStore?: TokenStore;
   /** Document builder (seam for broken variants); default a fresh {@link DocumentBuilder}. */
@@ -55,8 +71,8 @@ export interface RunningPayee {
   baseUrl: string;
   /** Harness URL: `{baseUrl}/harness`. */
   harnessUrl: string;
-  /** The plain-HTTP listener's URL (never serves a CPR). */
-  plainHttpUrl: string;
+  /** The plain-HTTP listener's URL (never serves a CPR); absent when started with `plainHttp: false`. */
+  plainHttpUrl?: string;
   /** Stops both listeners and drops open connections. */
   close(): Promise<void>;
 }
@@ -117,6 +133,11 @@ export class ReferencePayee {
   protected readonly maxBodyBytes: number;
   /** HTTPS base URL, known once listening. */
   protected baseUrl = '';
+  /**
+   * How far the test clock has been advanced, ms (profile 2: `POST {harness}/clock`); only ever
+   * grows. Every expiry decision reads {@link ReferencePayee.now}, which adds it.
+   */
+  protected clockOffsetMs = 0;
 
   constructor(protected readonly options: ReferencePayeeOptions) {
     if (
@@ -149,6 +170,14 @@ export class ReferencePayee {
     this.maxBodyBytes = positiveInt('maxBodyBytes', options.maxBodyBytes, 64 * 1024);
   }
 
+  /**
+   * The payee's notion of now: its clock plus every advance of the test clock (profile 2). Every
+   * expiry decision (tokens, requests) and every timestamp the payee writes read it.
+   */
+  protected now(): Date {
+    return new Date(this.clock().getTime() + this.clockOffsetMs);
+  }
+
   /** Starts the HTTPS and plain-HTTP listeners. */
   async start(): Promise<RunningPayee> {
     const host = this.options.host ?? '127.0.0.1';
@@ -173,25 +202,28 @@ export class ReferencePayee {
     // Outlive a client's idle keep-alive (undici: 4 s by default) so a reused socket is never
     // closed under a request in flight.
     https.keepAliveTimeout = 30_000;
-    const plain = createHttpServer((req, res) => {
-      void this.dispatch(req, res, () => this.handlePlainHttp(req, res));
-    });
+    const plain =
+      this.options.plainHttp === false
+        ? undefined
+        : createHttpServer((req, res) => {
+            void this.dispatch(req, res, () => this.handlePlainHttp(req, res));
+          });
+    const closeAll = async () => {
+      await Promise.all([closeServer(https), ...(plain ? [closeServer(plain)] : [])]);
+    };
     try {
       const port = await listen(https, host, this.options.port ?? 0);
-      const plainPort = await listen(plain, host, this.options.plainPort ?? 0);
+      const plainPort = plain ? await listen(plain, host, this.options.plainPort ?? 0) : undefined;
       const h = host.includes(':') ? `[${host}]` : host;
       this.baseUrl = `https://${h}:${port}`;
-      const closeAll = async () => {
-        await Promise.all([closeServer(https), closeServer(plain)]);
-      };
       return {
         baseUrl: this.baseUrl,
         harnessUrl: `${this.baseUrl}/harness`,
-        plainHttpUrl: `http://${h}:${plainPort}`,
+        ...(plainPort === undefined ? {} : { plainHttpUrl: `http://${h}:${plainPort}` }),
         close: closeAll,
       };
     } catch (err) {
-      await Promise.all([closeServer(https), closeServer(plain)]);
+      await closeAll();
       throw err;
     }
   }
@@ -217,15 +249,17 @@ export class ReferencePayee {
       if (req.method !== 'GET') {
         return send(res, 400, errorBody('INVALID_REQUEST', 'cpr retrieval takes GET only'));
       }
-      return this.retrieve(retrieval[1] ?? '', res);
+      return this.retrieve(retrieval[1] ?? '', res, req);
     }
-    if (path === '/harness/requests' || path === '/harness/fulfillments') {
+    const clockPath = this.options.testClock !== false && path === '/harness/clock';
+    if (path === '/harness/requests' || path === '/harness/fulfillments' || clockPath) {
       if (req.method !== 'POST') {
         req.resume();
         return send(res, 400, errorBody('INVALID_REQUEST', `${path} takes POST with a json body`));
       }
       const body = await this.readJson(req);
       if (!body.ok) return send(res, 400, errorBody('INVALID_REQUEST', body.message));
+      if (clockPath) return this.advanceClock(body.value, res);
       return path === '/harness/requests'
         ? this.createRequest(body.value, res)
         : this.fulfill(body.value, res);
@@ -257,8 +291,8 @@ export class ReferencePayee {
    * CPR; a later use 410 TOKEN_CONSUMED; past its lifetime 410 TOKEN_EXPIRED; never issued 404
    * TOKEN_UNKNOWN.
    */
-  protected async retrieve(token: string, res: ServerResponse): Promise<void> {
-    const result = await this.tokens.consume(token, this.clock());
+  protected async retrieve(token: string, res: ServerResponse, _req?: IncomingMessage): Promise<void> {
+    const result = await this.tokens.consume(token, this.now());
     switch (result.outcome) {
       case 'served':
         return send(res, 200, result.record.body);
@@ -284,7 +318,9 @@ export class ReferencePayee {
     const parsed = parseCreateRequest(body);
     if (!parsed.ok) return send(res, 400, errorBody('INVALID_REQUEST', parsed.message));
     const params = parsed.value;
-    const now = this.clock();
+    const refusal = this.refusal(params);
+    if (refusal !== undefined) return send(res, 400, errorBody('INVALID_REQUEST', refusal));
+    const now = this.now();
     const requestId = this.documents.newRequestId();
     const window = this.documents.validityWindow(
       now,
@@ -328,13 +364,51 @@ export class ReferencePayee {
   }
 
   /**
+   * Why this payee cannot honour a well-formed harness request as asked, or undefined when it can
+   * (profile 2: such a request is answered 400 `INVALID_REQUEST`, never with a non-conformant
+   * CPR). The reference serves every rail and checks the texts while parsing: a seam for payees
+   * that serve fewer rails.
+   */
+  protected refusal(_params: CreateRequestParams): string | undefined {
+    return undefined;
+  }
+
+  /**
+   * `POST {harness}/clock {"advance_seconds": N}` (profile 2, optional test clock): moves this
+   * payee's notion of now forward by N seconds for every expiry decision, never back; answers
+   * 200 `{"now": "<RFC 3339>"}`.
+   */
+  protected async advanceClock(body: unknown, res: ServerResponse): Promise<void> {
+    const parsed = parseClockAdvance(body);
+    if (!parsed.ok) return send(res, 400, errorBody('INVALID_REQUEST', parsed.message));
+    this.clockOffsetMs += parsed.value * 1000;
+    send(res, 200, JSON.stringify({ now: this.now().toISOString() }));
+  }
+
+  /**
+   * The answer to a fulfillment whose `request_id` is a string but not a UUID (profile 2: 400
+   * `INVALID_REQUEST` or 404 `REQUEST_UNKNOWN`; the reference answers 400).
+   */
+  protected answerNonUuidFulfillment(requestId: string, res: ServerResponse): void {
+    send(
+      res,
+      400,
+      errorBody(
+        'INVALID_REQUEST',
+        `"request_id" must be a uuid, got ${JSON.stringify(requestId.slice(0, 64))}`,
+      ),
+    );
+  }
+
+  /**
    * `POST {harness}/fulfillments` (profile 2; spec 4.3 rule 5; spec 7 rule 2): 200 the first
    * time; 409 DUPLICATE_ID after; 409 REQUEST_EXPIRED past expires_at; 404 REQUEST_UNKNOWN.
    */
   protected async fulfill(body: unknown, res: ServerResponse): Promise<void> {
     const parsed = parseFulfillment(body);
     if (!parsed.ok) return send(res, 400, errorBody('INVALID_REQUEST', parsed.message));
-    const result = this.requests.fulfill(parsed.value, this.clock());
+    if (!isUuid(parsed.value)) return this.answerNonUuidFulfillment(parsed.value, res);
+    const result = this.requests.fulfill(parsed.value, this.now());
     switch (result.outcome) {
       case 'fulfilled':
         return send(
@@ -342,7 +416,7 @@ export class ReferencePayee {
           200,
           JSON.stringify({
             request_id: result.request.requestId,
-            fulfilled_at: rfc3339(result.request.fulfilledAt ?? this.clock()),
+            fulfilled_at: rfc3339(result.request.fulfilledAt ?? this.now()),
           }),
         );
       case 'duplicate':

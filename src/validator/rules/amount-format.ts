@@ -11,6 +11,7 @@ const REQ_NUMBER_SAFE = 'PRF-1-AMOUNT-NUMBER-SAFE';
 /** Wallet: any other JSON number is rejected (profile section 1). */
 const REQ_NUMBER_UNSAFE = 'PRF-1-AMOUNT-NUMBER-UNSAFE';
 const MAX_AMOUNT = 2n ** 256n - 1n;
+const DIGITS = /^[1-9][0-9]*$/;
 
 /**
  * CPR-1.0 2.3 and profile section 1: `value.amount`, when present, is a string of base-10 digits
@@ -27,6 +28,8 @@ export const amountFormat: Rule = {
     const value = member(doc, 'value');
     const amount = member(value, 'amount');
     if (amount === undefined) return []; // open amount (2.3)
+    // the common case: a digit string without leading zero, shorter than 2^256 - 1 (78 digits)
+    if (typeof amount === 'string' && amount.length < 78 && DIGITS.test(amount)) return [];
     const where = '/value/amount';
     if (typeof amount === 'number') {
       if (!Number.isInteger(amount) || amount < 0) {

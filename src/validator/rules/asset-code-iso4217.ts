@@ -1,6 +1,9 @@
-import { code as currencyByCode } from 'currency-codes';
+import { codes as currencyCodes } from 'currency-codes';
 import type { Rule } from '../types.js';
 import { finding, member } from '../util.js';
+
+/** The ISO 4217 codes of `currency-codes`, as a set (looked up once per document). */
+const ISO4217: ReadonlySet<string> = new Set(currencyCodes());
 
 /** Requirement this rule reports. */
 const REQ = 'CPR-2.3-ASSET-CODE-ISO4217';
@@ -17,7 +20,7 @@ export const assetCodeIso4217: Rule = {
     if (member(asset, 'type') !== 'fiat') return [];
     const code = member(asset, 'code');
     if (typeof code !== 'string') return [];
-    if (!/^[A-Z]{3}$/.test(code) || currencyByCode(code) === undefined) {
+    if (!ISO4217.has(code)) {
       return [
         finding(
           REQ,

@@ -2,6 +2,19 @@ import { isValidBIC } from 'ibantools';
 import type { Rule } from '../types.js';
 import { finding, member, pointer } from '../util.js';
 
+/** ibantools' verdicts on recent BICs (a document carries its BIC twice; bounded). */
+const verdicts = new Map<string, boolean>();
+
+function bicOk(bic: string): boolean {
+  let ok = verdicts.get(bic);
+  if (ok === undefined) {
+    ok = isValidBIC(bic);
+    if (verdicts.size >= 4096) verdicts.clear();
+    verdicts.set(bic, ok);
+  }
+  return ok;
+}
+
 /** Requirement this rule reports. */
 const REQ = 'CPR-2.6-BIC-VALID';
 
@@ -19,7 +32,7 @@ export const bicValid: Rule = {
       [['bic'], member(doc, 'bic')],
       [['payee', 'rail_address', 'bic'], member(member(member(doc, 'payee'), 'rail_address'), 'bic')],
     ] as const) {
-      if (typeof value === 'string' && !isValidBIC(value)) {
+      if (typeof value === 'string' && !bicOk(value)) {
         out.push(
           finding(
             REQ,

@@ -19,6 +19,23 @@ const REQ_FIELDS = 'CPR-2.5-CONTRACT-ADDRESS';
  */
 export function toChecksumAddress(address: string): string {
   const lower = address.slice(2).toLowerCase();
+  const hit = checksums.get(lower);
+  if (hit !== undefined) return hit;
+  const out = checksumOf(lower);
+  if (checksums.size >= CHECKSUM_CACHE) checksums.clear();
+  checksums.set(lower, out);
+  return out;
+}
+
+/**
+ * Checksummed forms of recent addresses, by lower-case hex digits. A document carries its
+ * receiver address twice (top level and payee.rail_address) and a payee's documents repeat it,
+ * so keccak256 runs once per distinct address (bounded; cleared when full).
+ */
+const checksums = new Map<string, string>();
+const CHECKSUM_CACHE = 4096;
+
+function checksumOf(lower: string): string {
   const hash = bytesToHex(keccak_256(utf8ToBytes(lower)));
   let out = '0x';
   for (let i = 0; i < lower.length; i++) {

@@ -18,6 +18,23 @@ const MESSAGES: Partial<Record<ValidationErrorsIBAN, string>> = {
 };
 
 /**
+ * ibantools' verdicts on recent IBANs: a document carries its IBAN twice (top level and
+ * payee.rail_address) and a payee's documents repeat it (bounded; cleared when full).
+ */
+const verdicts = new Map<string, ReturnType<typeof validateIBAN>>();
+const IBAN_CACHE = 4096;
+
+function ibanResult(iban: string): ReturnType<typeof validateIBAN> {
+  let r = verdicts.get(iban);
+  if (r === undefined) {
+    r = validateIBAN(iban);
+    if (verdicts.size >= IBAN_CACHE) verdicts.clear();
+    verdicts.set(iban, r);
+  }
+  return r;
+}
+
+/**
  * CPR-1.0 2.6: `iban` is the full IBAN of the receiving account. Checks the country code,
  * the country's length and BBAN format (ISO 13616 registry) and the mod-97 checksum with
  * ibantools, on the top-level `iban` and on `payee.rail_address.iban`. The electronic format
@@ -40,7 +57,7 @@ export const ibanValid: Rule = {
         );
         continue;
       }
-      const result = validateIBAN(value);
+      const result = ibanResult(value);
       if (!result.valid) {
         const why = result.errorCodes
           .map((c) => MESSAGES[c] ?? `is invalid (ibantools code ${c})`)

@@ -8,6 +8,7 @@ import type { Rule } from '../types.js';
 import { amountFormat } from './amount-format.js';
 import { assetCodeIso4217 } from './asset-code-iso4217.js';
 import { bicValid } from './bic-valid.js';
+import { chainIdAgrees } from './chain-id-agrees.js';
 import { chainIdRequired } from './chain-id-required.js';
 import { createdBeforeExpires } from './created-before-expires.js';
 import { evmAddressChecksum } from './evm-address-checksum.js';
@@ -16,7 +17,9 @@ import { extensionKeyPrefix } from './extension-key-prefix.js';
 import { ibanValid } from './iban-valid.js';
 import { memoLength } from './memo-length.js';
 import { noPayerData } from './no-payer-data.js';
+import { onchainByteLengths } from './onchain-byte-lengths.js';
 import { payeeDisplayName } from './payee-display-name.js';
+import { purposeCode } from './purpose-code.js';
 import { railAddressAgrees } from './rail-address-agrees.js';
 import { railHintEnum } from './rail-hint-enum.js';
 import { remittanceLength } from './remittance-length.js';
@@ -39,8 +42,11 @@ export const CPR_RULES: readonly Rule[] = [
   railHintEnum,
   subInterfaceFields,
   evmAddressChecksum,
+  onchainByteLengths,
+  chainIdAgrees,
   ibanValid,
   bicValid,
+  purposeCode,
   remittanceLength,
   railAddressAgrees,
   payeeDisplayName,

@@ -4,7 +4,7 @@
 // CPR-2.9-CONTEXT-NOT-IN-CPR (2.9: the DerivationContext's payer, authorization and execution
 // context are never inside the CPR).
 import type { Finding, Rule } from '../types.js';
-import { finding, isObject, pointer } from '../util.js';
+import { finding, pointer } from '../util.js';
 
 /** A member identifies, references or assumes a payer (invariant 1, spec 1 rule 2). */
 const REQ_PAYER = 'CPR-INV-1-NO-PAYER-DATA';
@@ -12,17 +12,10 @@ const REQ_PAYER = 'CPR-INV-1-NO-PAYER-DATA';
 const REQ_SEPARATION = 'CPR-INV-6-SEPARATION';
 
 /**
- * Forbidden member names, normalised (lower case, only letters and digits, namespace prefix
- * before the last `:` or `/` removed, so `foundation:payer_id`, `payerId` and `Payer-ID` all
- * match `payerid`).
- *
- * How the list was chosen: the spec names the things a CPR never holds (section 1 rule 2:
- * "no payer information, no authorization proof and no state"; section 3 rule 1: "no status,
- * no authorization, no confirmation"; invariant 6: "no authorization, no settlement instruction
- * and no payer context"). Each named concept is listed with the member names payment
- * standards use for it: the Payment fields of spec 2.10 that come from the payer side (payer,
- * authorization, state), ISO 20022's debtor vocabulary (debtor, debtor_account, ...), and the
- * usual status/settlement/confirmation spellings. Names a CPR legitimately uses (payee,
+ * Payer member names beyond the profile's floor, normalised (lower case, letters and digits
+ * only). Profile section 2 makes `payer`, `payer_*` and `debtor*` payer data at any depth; these
+ * are the other spellings payment standards use for the payer (ISO 20022's ultimate debtor, the
+ * usual sender / from-address / customer names). Names a CPR legitimately uses (payee,
  * beneficiary_name, txid, end_to_end_id) are deliberately absent.
  */
 export const PAYER_KEYS: ReadonlySet<string> = new Set([
@@ -53,12 +46,21 @@ export const PAYER_KEYS: ReadonlySet<string> = new Set([
   'customerid',
 ]);
 
-/** Authorization, state, settlement and confirmation member names (see {@link PAYER_KEYS}). */
+/**
+ * Authorization, state, settlement and confirmation member names, normalised (see
+ * {@link PAYER_KEYS}). The profile's floor (`authorization`, `signed_tx`, `raw_tx`, `permit`,
+ * `execution_date`, `state`, `status`) plus the usual confirmation / settlement spellings and the
+ * DerivationContext of spec 2.9.
+ */
 export const SEPARATION_KEYS: ReadonlySet<string> = new Set([
   'authorization',
   'authorisation',
   'authorizationproof',
   'authproof',
+  'signedtx',
+  'rawtx',
+  'permit',
+  'executiondate',
   'state',
   'status',
   'paymentstatus',
@@ -83,81 +85,231 @@ export const SEPARATION_KEYS: ReadonlySet<string> = new Set([
   'executioncontext',
 ]);
 
-/** Normalises a member name for {@link PAYER_KEYS} / {@link SEPARATION_KEYS} lookup. */
+/** Top-level members that are the DerivationContext of spec 2.9 (profile section 2). */
+const TOP_LEVEL_KEYS: ReadonlySet<string> = new Set(['signature', 'request', 'rail']);
+
+/**
+ * Normalises a member name for {@link PAYER_KEYS} / {@link SEPARATION_KEYS} lookup: the part
+ * after the last namespace separator (`:`, `/` or `.`), lower case, letters and digits only, so
+ * `foundation:payer_id`, `com.example.payerId` and `Payer-ID` all give `payerid`.
+ *
+ * @example
+ * ```ts
+ * normaliseKey('com.example:Signed-Tx'); // 'signedtx'
+ * ```
+ */
 export function normaliseKey(key: string): string {
-  const cut = Math.max(key.lastIndexOf(':'), key.lastIndexOf('/'));
-  return key
-    .slice(cut + 1)
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, '');
+  const cut = Math.max(key.lastIndexOf(':'), key.lastIndexOf('/'), key.lastIndexOf('.'));
+  return squash(key.slice(cut + 1));
 }
 
-/** Deepest nesting searched; deeper content is not walked (JSON from a CPR is shallow). */
-const MAX_DEPTH = 64;
+/** Lower case, letters and digits only. */
+function squash(s: string): string {
+  return s.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
 
-/** 0: allowed, 1: payer data, 2: authorization/state/settlement. Member names repeat: remember them. */
-const verdicts = new Map<string, 0 | 1 | 2>();
+/** 0: allowed, 1: payer data, 2: authorization/state/settlement. */
+type Verdict = 0 | 1 | 2;
 
-function classifyKey(key: string): 0 | 1 | 2 {
-  let v = verdicts.get(key);
-  if (v === undefined) {
-    const n = normaliseKey(key);
-    v = PAYER_KEYS.has(n) ? 1 : SEPARATION_KEYS.has(n) ? 2 : 0;
-    if (verdicts.size >= 8192) verdicts.clear();
-    verdicts.set(key, v);
-  }
-  return v;
+/** Every exact name of {@link PAYER_KEYS} (1) and {@link SEPARATION_KEYS} (2), in one map. */
+const EXACT: ReadonlyMap<string, Verdict> = new Map<string, Verdict>([
+  ...[...SEPARATION_KEYS].map((k): [string, Verdict] => [k, 2]),
+  ...[...PAYER_KEYS].map((k): [string, Verdict] => [k, 1]),
+]);
+
+function classifyNormalised(n: string, topLevel: boolean): Verdict {
+  const exact = EXACT.get(n);
+  if (exact !== undefined) return exact;
+  // prefixes: payer*, debtor* (1); mandate*, settlement* (2); gate on the first letter
+  const c = n.charCodeAt(0);
+  if (c === 0x70 /* p */) return n.startsWith('payer') ? 1 : 0;
+  if (c === 0x64 /* d */) return n.startsWith('debtor') ? 1 : 0;
+  if (c === 0x6d /* m */) return n.startsWith('mandate') ? 2 : 0;
+  if (c === 0x73 /* s */) return n.startsWith('settlement') ? 2 : topLevel && n === 'signature' ? 2 : 0;
+  if (topLevel && TOP_LEVEL_KEYS.has(n)) return 2;
+  return 0;
 }
 
 /**
- * CPR-1.0 invariants 1 and 6 (and spec 1 rule 2, 3 rule 1): no member anywhere in the document,
- * extensions included, is named after payer data, authorization, state, settlement or
- * confirmation.
+ * Classifies a member name as profile section 2 reads it, case- and separator-insensitive: the
+ * part after any namespace prefix, and the whole name with its separators dropped, are both
+ * looked at (`com.example:payer` and `payer.name` are both payer data). One pass over the name.
+ */
+function classifyUncached(key: string, topLevel: boolean): Verdict {
+  const lower = key.toLowerCase();
+  if (ALNUM.test(lower)) return classifyNormalised(lower, topLevel);
+  const whole = lower.replace(NOT_ALNUM, '');
+  const cut = Math.max(lower.lastIndexOf(':'), lower.lastIndexOf('/'), lower.lastIndexOf('.'));
+  if (cut >= 0) {
+    const tail = classifyNormalised(lower.slice(cut + 1).replace(NOT_ALNUM, ''), topLevel);
+    if (tail !== 0) return tail;
+  }
+  return classifyNormalised(whole, topLevel);
+}
+
+const ALNUM = /^[a-z0-9]*$/;
+const NOT_ALNUM = /[^a-z0-9]/g;
+
+/**
+ * Member names of CPR-1.0 itself (base, payee, value, asset and every sub-interface): none is
+ * payer data at any depth, so they skip classification. Every other name is classified on the
+ * spot (no cache: extension keys rarely repeat, and a cache of them only churns).
+ */
+const CPR_NAMES: ReadonlySet<string> = new Set([
+  'cpr_version',
+  'request_id',
+  'created_at',
+  'expires_at',
+  'payee',
+  'value',
+  'memo',
+  'rail_hint',
+  'extensions',
+  'display_name',
+  'rail_address',
+  'amount',
+  'asset',
+  'type',
+  'code',
+  'chain_id',
+  'receiver_address',
+  'domain_separator',
+  'order_reference',
+  'acquirer_id',
+  'contract_address',
+  'iban',
+  'bic',
+  'beneficiary_name',
+  'remittance_info',
+  'end_to_end_id',
+  'purpose_code',
+  'account_number',
+  'routing_code',
+  'routing_code_type',
+  'bank_name',
+  'key_type',
+  'key_value',
+  'txid',
+]);
+
+function classifyKey(key: string, topLevel: boolean): Verdict {
+  if (CPR_NAMES.has(key)) return 0;
+  return classifyUncached(key, topLevel);
+}
+
+/**
+ * True when a member named `key` is payer, authorization, state or settlement data under
+ * profile section 2 (`topLevel`: the member sits at the top level of the CPR, where
+ * `signature`, `request` and `rail` are forbidden too). The list is a floor: this validator
+ * also knows the spellings of {@link PAYER_KEYS} and {@link SEPARATION_KEYS}.
+ *
+ * @example
+ * ```ts
+ * isPayerDataName('com.example:Mandate-Ref', false); // true
+ * isPayerDataName('rail', false); // false (only a top-level rail is forbidden)
+ * ```
+ */
+export function isPayerDataName(key: string, topLevel: boolean): boolean {
+  return classifyKey(key, topLevel) !== 0;
+}
+
+/**
+ * The walk's frames, reused across calls (validation is synchronous): frame i is an object or
+ * array reached from frame `parentOf[i]` under `keyOf[i]`; paths are rebuilt on a hit only.
+ */
+const nodeOf: object[] = [];
+const parentOf: number[] = [];
+const keyOf: (string | number)[] = [];
+const pending: number[] = [];
+
+function pathOf(frame: number, last: string): string {
+  const segments: (string | number)[] = [last];
+  for (let f = frame; f > 0; f = parentOf[f] as number) segments.push(keyOf[f] as string | number);
+  return pointer(segments.reverse());
+}
+
+function push(node: object, parent: number, key: string | number): void {
+  nodeOf.push(node);
+  parentOf.push(parent);
+  keyOf.push(key);
+  pending.push(nodeOf.length - 1);
+}
+
+/**
+ * CPR-1.0 invariants 1 and 6 (and spec 1 rule 2, 3 rule 1), as profile section 2 lists them: no
+ * member anywhere in the document, at any depth, extensions included, is named (case- and
+ * separator-insensitive, after any namespace prefix) `payer` or `payer_*`, `debtor*`,
+ * `authorization`, `signed_tx`, `raw_tx`, `permit`, `mandate*`, `execution_date`, `state`,
+ * `status` or `settlement*`; no top-level `signature`, `request` or `rail` (the DerivationContext
+ * members of 2.9). Payer names report CPR-INV-1-NO-PAYER-DATA, the others CPR-INV-6-SEPARATION.
+ * The walk is iterative: any depth, no recursion limit.
  */
 export const noPayerData: Rule = {
   name: 'no-payer-data',
   requirements: [REQ_PAYER, REQ_SEPARATION],
   check({ doc }) {
-    const out: Finding[] = [];
-    const seen = new Set<object>();
-    const path: (string | number)[] = [];
-    const walk = (node: unknown): void => {
-      if (typeof node !== 'object' || node === null || seen.has(node) || path.length > MAX_DEPTH) return;
-      seen.add(node);
-      if (Array.isArray(node)) {
-        for (let i = 0; i < node.length; i++) {
-          path.push(i);
-          walk(node[i]);
-          path.pop();
+    let out: Finding[] | undefined;
+    nodeOf.length = 0;
+    parentOf.length = 0;
+    keyOf.length = 0;
+    pending.length = 0;
+    push(doc, -1, '');
+    let visited = 0;
+    let seen: Set<object> | undefined;
+    try {
+      while (pending.length > 0) {
+        const frame = pending.pop() as number;
+        const node = nodeOf[frame] as object;
+        // JSON has no cycles; an exotic object graph might: guard once it is unusually large
+        if (++visited > 10_000) {
+          seen ??= new Set();
+          if (seen.has(node)) continue;
+          seen.add(node);
         }
-        return;
-      }
-      if (!isObject(node)) return;
-      for (const key of Object.keys(node)) {
-        path.push(key);
-        const v = classifyKey(key);
-        if (v === 1) {
-          out.push(
-            finding(
-              REQ_PAYER,
-              pointer(path),
-              `member ${JSON.stringify(key)} is payer data; a cpr holds none`,
-            ),
-          );
-        } else if (v === 2) {
-          out.push(
-            finding(
-              REQ_SEPARATION,
-              pointer(path),
-              `member ${JSON.stringify(key)} is authorization, state or settlement data; a cpr holds none`,
-            ),
-          );
+        if (Array.isArray(node)) {
+          for (let i = node.length - 1; i >= 0; i--) {
+            const v: unknown = node[i];
+            if (typeof v === 'object' && v !== null) push(v, frame, i);
+          }
+          continue;
         }
-        walk(node[key]);
-        path.pop();
+        const obj = node as Record<string, unknown>;
+        const topLevel = frame === 0;
+        const keys = Object.keys(obj);
+        const firstChild = pending.length;
+        for (let k = 0; k < keys.length; k++) {
+          const key = keys[k] as string;
+          const v = classifyKey(key, topLevel);
+          if (v !== 0) {
+            out ??= [];
+            out.push(
+              v === 1
+                ? finding(
+                    REQ_PAYER,
+                    pathOf(frame, key),
+                    `member ${JSON.stringify(key)} is payer data; a cpr holds none`,
+                  )
+                : finding(
+                    REQ_SEPARATION,
+                    pathOf(frame, key),
+                    `member ${JSON.stringify(key)} is authorization, state or settlement data; a cpr holds none`,
+                  ),
+            );
+          }
+          const child = obj[key];
+          if (typeof child === 'object' && child !== null) push(child, frame, key);
+        }
+        // document order: the first member's subtree is walked first
+        for (let i = firstChild, j = pending.length - 1; i < j; i++, j--) {
+          const a = pending[i] as number;
+          pending[i] = pending[j] as number;
+          pending[j] = a;
+        }
       }
-    };
-    walk(doc);
-    return out;
+    } finally {
+      nodeOf.length = 0;
+      pending.length = 0;
+    }
+    return out ?? [];
   },
 };

@@ -1,30 +1,49 @@
-import type { Rule } from '../types.js';
+import type { Finding, Rule } from '../types.js';
 import { finding, isObject, member } from '../util.js';
 
-/** Requirement this rule reports (CPR-1.0 2.2, read as in ambiguity AMB-1). */
-const REQ = 'CPR-2.2-OPTIONAL-FIELD-PRESENT';
+/** Requirement of a missing display_name (CPR-1.0 2.2, read as in ambiguity AMB-1). */
+const REQ_PRESENT = 'CPR-2.2-OPTIONAL-FIELD-PRESENT';
+/** A display_name that is present is not empty and not only white space (profile section 2). */
+const REQ_NOT_BLANK = 'PRF-2-DISPLAY-NAME-NOT-BLANK';
 
 /**
- * CPR-1.0 2.2: "at least one of the optional fields must be present in a conformant request".
- * The only optional PayeeDescriptor field is `display_name` (AMB-1), while its table row says
- * "Required: no". Because the two sentences contradict each other, a missing display_name is a
- * warning in the payee reading (what a payee should emit), never an error, and nothing in the
- * wallet reading (a wallet must accept what the table allows).
+ * CPR-1.0 2.2 and profile section 2.
+ * - "At least one of the optional fields must be present": the only optional PayeeDescriptor
+ *   field is `display_name` (AMB-1), while its table row says "Required: no". Because the two
+ *   sentences contradict each other, a missing display_name is a warning in the payee reading,
+ *   never an error, and nothing in the wallet reading.
+ * - A display_name that is present is a non-empty string that is not only white space (Unicode
+ *   White_Space): a PROFILE error in the payee reading; a wallet accepts it (nothing reported).
  */
 export const payeeDisplayName: Rule = {
   name: 'payee-display-name',
-  requirements: [REQ],
+  requirements: [REQ_PRESENT, REQ_NOT_BLANK],
   check({ doc, mode }) {
     if (mode !== 'payee') return [];
     const payee = member(doc, 'payee');
-    if (!isObject(payee) || member(payee, 'display_name') !== undefined) return [];
-    return [
-      finding(
-        REQ,
-        '/payee/display_name',
-        'payee.display_name is absent; spec 2.2 asks for at least one optional payee field and display_name is the only one (see AMB-1)',
-        'warning',
-      ),
-    ];
+    if (!isObject(payee)) return [];
+    const name = member(payee, 'display_name');
+    const out: Finding[] = [];
+    if (name === undefined) {
+      out.push(
+        finding(
+          REQ_PRESENT,
+          '/payee/display_name',
+          'payee.display_name is absent; spec 2.2 asks for at least one optional payee field and display_name is the only one (see AMB-1)',
+          'warning',
+        ),
+      );
+    } else if (typeof name === 'string' && /^\s*$/u.test(name)) {
+      out.push(
+        finding(
+          REQ_NOT_BLANK,
+          '/payee/display_name',
+          name === ''
+            ? 'payee.display_name is empty; give the payee name or leave the member out'
+            : 'payee.display_name holds only white space; give the payee name or leave the member out',
+        ),
+      );
+    }
+    return out;
   },
 };

@@ -30,7 +30,8 @@ function same(field: string, a: unknown, b: unknown): boolean {
  * fields and must agree). For the sub-interface that applies: its identifying address fields
  * (receiver_address and chain_id; iban; account_number; key_type and key_value) must be in
  * rail_address (SPEC error when missing), and every address field present in both places must
- * hold the same value (PROFILE error when not).
+ * hold the same value (PROFILE error when not); `chain_id` is compared as a chain by
+ * `chain-id-agrees` (profile section 2), not here.
  */
 export const railAddressAgrees: Rule = {
   name: 'rail-address-agrees',
@@ -49,6 +50,8 @@ export const railAddressAgrees: Rule = {
       }
     }
     for (const field of ADDRESS_FIELDS[sub]) {
+      // chain identifiers are compared as chains (eip155:N, 0x-hex, decimal) by chain-id-agrees
+      if (field === 'chain_id') continue;
       const inner = member(ra, field);
       const top = member(doc, field);
       if (inner === undefined || top === undefined) continue;

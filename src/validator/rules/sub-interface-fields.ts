@@ -1,13 +1,32 @@
 // Also checks CPR-2.4-SUB-INTERFACE-BY-HINT (rail_hint selects the sub-interface, through
 // selectSubInterface) and CPR-2.4-SUB-INTERFACE-TOP-LEVEL (its fields are read at the top level).
-import { FIELDS_REQUIREMENT, REQUIRED_FIELDS, selectSubInterface } from '../subinterface.js';
+import {
+  FIELDS_REQUIREMENT,
+  isComplete,
+  REQUIRED_FIELDS,
+  type SubInterface,
+  selectSubInterface,
+} from '../subinterface.js';
 import type { Finding, Rule } from '../types.js';
-import { finding, member } from '../util.js';
+import { describe, finding, member } from '../util.js';
 
 /** OPEN / no rail_hint: zero or two complete sub-interfaces (profile section 2). */
 const REQ_EXACTLY_ONE = 'PRF-2-EXACTLY-ONE-SUB-INTERFACE';
 /** OPEN / no rail_hint: on-chain fields need rail_hint ON_CHAIN (profile section 2, spec 2.5). */
 const REQ_OPEN = 'PRF-2-OPEN-SUB-INTERFACE';
+/** Zero or two complete sub-interfaces is invalid whatever the rail_hint (profile section 2). */
+const REQ_ANY_HINT = 'PRF-2-ONE-SUB-INTERFACE-ANY-HINT';
+
+/** The sub-interfaces an address completes without a rail_hint (on-chain needs ON_CHAIN). */
+const ADDRESS_SUBS = ['iban', 'account', 'instant-key'] as const;
+
+/** How a sub-interface's required set is written in messages. */
+const SET_TEXT: Readonly<Record<SubInterface, string>> = {
+  onchain: 'chain_id + receiver_address',
+  iban: 'iban + beneficiary_name',
+  account: 'account_number + beneficiary_name',
+  'instant-key': 'key_type + key_value',
+};
 
 /**
  * CPR-1.0 2.4-2.8 with profile section 2: the rail_hint selects the sub-interface whose required
@@ -15,14 +34,18 @@ const REQ_OPEN = 'PRF-2-OPEN-SUB-INTERFACE';
  * SEPA_INST, SWIFT: iban, beneficiary_name; ACH: account_number, beneficiary_name; PIX, UPI:
  * key_type, key_value). With OPEN or no rail_hint exactly one of the IBAN, account and
  * instant-key sub-interfaces must be complete (on-chain needs `rail_hint: ON_CHAIN`, spec 2.5).
- * An unknown rail_hint (tolerated in wallet mode) selects nothing and requires nothing.
+ * Whatever the rail_hint, a document that completes no sub-interface, or two, is invalid: a
+ * `SEPA_CT` document that also completes the account set breaks PRF-2-ONE-SUB-INTERFACE-ANY-HINT,
+ * and so does a document under an unknown rail_hint (tolerated in the wallet reading, read like
+ * OPEN) that completes none or two.
  */
 export const subInterfaceFields: Rule = {
   name: 'sub-interface-fields',
-  requirements: [REQ_EXACTLY_ONE, REQ_OPEN, ...Object.values(FIELDS_REQUIREMENT)],
+  requirements: [REQ_EXACTLY_ONE, REQ_OPEN, REQ_ANY_HINT, ...Object.values(FIELDS_REQUIREMENT)],
   check({ doc }) {
     const sel = selectSubInterface(doc);
-    if (sel.kind === 'unknown') return [];
+    const others = (except: SubInterface | null): SubInterface[] =>
+      ADDRESS_SUBS.filter((s) => s !== except && isComplete(doc, s));
     if (sel.kind === 'named') {
       const out: Finding[] = [];
       for (const field of REQUIRED_FIELDS[sel.sub]) {
@@ -37,7 +60,30 @@ export const subInterfaceFields: Rule = {
           );
         }
       }
+      const extra = others(sel.sub);
+      if (extra.length > 0) {
+        out.push(
+          finding(
+            REQ_ANY_HINT,
+            '',
+            `rail_hint "${sel.hint}" selects the ${sel.sub} sub-interface, but the document also completes ${extra.map((s) => `${s} (${SET_TEXT[s]})`).join(' and ')}; exactly one sub-interface may be complete`,
+          ),
+        );
+      }
       return out;
+    }
+    if (sel.kind === 'unknown') {
+      const complete = others(null);
+      if (complete.length === 1) return [];
+      return [
+        finding(
+          REQ_ANY_HINT,
+          '',
+          complete.length === 0
+            ? `rail_hint ${describe(sel.hint)} names no sub-interface and none is complete (${ADDRESS_SUBS.map((s) => SET_TEXT[s]).join(', or ')}); exactly one must be`
+            : `rail_hint ${describe(sel.hint)} names no sub-interface and ${complete.join(' and ')} are both complete; exactly one may be`,
+        ),
+      ];
     }
     const hintText = member(doc, 'rail_hint') === 'OPEN' ? 'rail_hint "OPEN"' : 'no rail_hint';
     if (sel.complete.length === 1) return [];

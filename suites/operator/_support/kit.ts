@@ -23,6 +23,7 @@ import type { RedemptionRequest } from '../../../src/generated/cashpack/redempti
 import type { RenewalEntry } from '../../../src/generated/cashpack/renewal-entry.js';
 import type { RunConfig } from '../../../src/generated/tool/run-config.js';
 import { signedRedemptionRequest, signedRenewalEntry } from '../../../src/testing/cashpack-messages.js';
+import { parseRfc3339 } from '../../../src/validator/rfc3339.js';
 import { validateMessage } from '../../../src/validator/validate-message.js';
 import {
   type AnyResult,
@@ -165,7 +166,7 @@ export function lockRequest(
 ): { request: LockRequest; bearer: Ed25519KeyPair } {
   const principal = s.config.principals[options.principal ?? 'funded'];
   const bearer = options.bearer ?? newKey();
-  const now = Date.now();
+  const now = operatorNow();
   const unsigned = {
     request_id: randomUUID(),
     principal_id: principal.principal_id,
@@ -192,7 +193,7 @@ export function renewalEntry(
   next: Ed25519KeyPair,
   overrides: Partial<RenewalEntry> = {},
 ): RenewalEntry {
-  return signedRenewalEntry(pack, signer, next, utcSeconds(Date.now()), overrides);
+  return signedRenewalEntry(pack, signer, next, utcSeconds(operatorNow()), overrides);
 }
 
 /** Which redeemer identity a redemption carries. */
@@ -213,7 +214,7 @@ export function redemptionRequest(
     {
       identityToken: redeemer === 'none' ? undefined : tokens[redeemer],
       destinationReference: 'cprc-suite-destination',
-      createdAt: utcSeconds(Date.now()),
+      createdAt: utcSeconds(operatorNow()),
     },
     overrides,
   );
@@ -352,4 +353,208 @@ export async function statusOf(
     'status read by the issuing principal',
   );
   return isObject(body) ? body.status : undefined;
+}
+
+// ------------------------------------------------------------------ time: the Operator's now
+
+/**
+ * The Operator's now minus the suite's, in ms: 0 until the optional test clock is used, then
+ * what its last answer said. Every timestamp the suite writes is relative to the Operator's now,
+ * so a clock advanced by one check does not make the next check's expiries look past.
+ */
+let operatorOffsetMs = 0;
+
+/** The Operator's now as the suite knows it (epoch ms). */
+export function operatorNow(): number {
+  return Date.now() + operatorOffsetMs;
+}
+
+/**
+ * `ms` written as RFC 3339 with a numeric offset of `offsetMinutes` (whole seconds), the same
+ * instant: `withOffset(Date.UTC(2026, 0, 1, 0), 14 * 60)` is `2026-01-01T14:00:00+14:00`.
+ */
+export function withOffset(ms: number, offsetMinutes: number): string {
+  const wall = new Date(Math.floor(ms / 1000) * 1000 + offsetMinutes * 60_000).toISOString().slice(0, 19);
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const abs = Math.abs(offsetMinutes);
+  const hh = String(Math.floor(abs / 60)).padStart(2, '0');
+  const mm = String(abs % 60).padStart(2, '0');
+  return `${wall}${sign}${hh}:${mm}`;
+}
+
+/** Epoch ms of an RFC 3339 text, or `undefined` (the suite's own reader). */
+export function instantOf(text: unknown): number | undefined {
+  if (typeof text !== 'string') return undefined;
+  return parseRfc3339(text)?.epochMs;
+}
+
+/** The optional test clock of the Operator harness, as probed once per run. */
+export type TestClock =
+  | {
+      present: true;
+      /** Advances the clock, asserting the profile answer; returns the Operator's new now (ms). */
+      advance(seconds: number): Promise<number>;
+      /** Takes `now` (ms), an answer of the clock, as the Operator's now from here on. */
+      follow(now: number): void;
+    }
+  | { present: false; reason: string; answer?: OperatorResult };
+
+let clockProbe: Promise<TestClock> | undefined;
+
+/**
+ * Advances the Operator's test clock by `seconds` and returns its new now (epoch ms), asserting
+ * the profile answer: 200 `{now}` in RFC 3339 with `Z`, at least the previous now plus `seconds`.
+ */
+async function advanceBy(
+  h: NonNullable<OperatorDriver['harness']>,
+  seconds: number,
+  previous: number,
+): Promise<number> {
+  const advance = h.advanceClock?.bind(h) ?? skip('the operator driver has no test clock');
+  const r = await advance(seconds);
+  expectOk(r, `POST {harness}/clock {"advance_seconds": ${seconds}}`);
+  assertThat(r.status === undefined || r.status === 200, `the test clock answers 200 (got HTTP ${r.status})`);
+  assertSchema('harness/clock-response', r.body, 'the test clock answer');
+  const now = instantOf((r.body as { now?: unknown }).now) as number;
+  assertThat(
+    now >= previous + seconds * 1000 - 1000,
+    `the test clock moved now forward by at least ${seconds} s (from ${new Date(previous).toISOString()} to ${new Date(now).toISOString()})`,
+  );
+  operatorOffsetMs = now - Date.now();
+  return now;
+}
+
+/**
+ * The Operator's optional test clock (profile: `POST {harness}/clock`), probed once per run with
+ * a one-second advance. Absent (with the reason) when no harness is configured, the driver has no
+ * clock, or the harness answers 404, 405 or 501 there. An answer that is not the profile's makes
+ * the probe fail the running check (the clock check reports it; an expiry check would wait).
+ */
+export async function testClock(s: OperatorSetup): Promise<TestClock> {
+  clockProbe ??= (async (): Promise<TestClock> => {
+    const h = s.op.harness;
+    if (h === undefined)
+      return { present: false, reason: 'the operator harness is not configured (operator.harness_url)' };
+    if (h.advanceClock === undefined)
+      return { present: false, reason: 'the operator driver offers no test clock' };
+    const r = await h.advanceClock(1);
+    if (r.absent === true)
+      return {
+        present: false,
+        reason: `the operator harness has no test clock (POST {harness}/clock answered HTTP ${r.status})`,
+      };
+    const now = instantOf(isObject(r.body) ? r.body.now : undefined);
+    if (!r.ok || now === undefined || (r.status !== undefined && r.status !== 200)) {
+      return { present: false, reason: 'the operator harness clock did not answer 200 {now}', answer: r };
+    }
+    operatorOffsetMs = now - Date.now();
+    let last = now;
+    return {
+      present: true,
+      advance: async (seconds: number) => {
+        last = await advanceBy(h, seconds, Math.max(last, operatorNow() - 1000));
+        return last;
+      },
+      follow: (now: number) => {
+        operatorOffsetMs = now - Date.now();
+        last = now;
+      },
+    };
+  })();
+  return clockProbe;
+}
+
+/**
+ * The longest real wait an expiry check may make without a test clock, in ms: the run's
+ * `--max-wait` when the runner provides it, else the config's `timeouts.max_wait_ms`, else 30 s.
+ */
+export function maxWaitMs(): number {
+  const ctx = context() as ReturnType<typeof context> & { maxWaitMs?: number };
+  const configured = (ctx.config.timeouts as { max_wait_ms?: unknown } | undefined)?.max_wait_ms;
+  if (typeof ctx.maxWaitMs === 'number') return ctx.maxWaitMs;
+  return typeof configured === 'number' ? configured : 30_000;
+}
+
+/** Waits `ms` of real time. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+// ------------------------------------------------------------------ money: the low-balance principal
+
+/**
+ * Units of the low-balance principal's configured balance this run has spent for good: redeemed
+ * (released to a redeemer, spec CP 3) or held by a cancelled pack (profile 4: returned to no one).
+ */
+let lowBalanceSpent = 0n;
+
+/**
+ * The low-balance principal's available balance now: the configured `available_balance` minus
+ * what this run has spent for good. Skips the check when the balance is not configured, or
+ * when it has run out.
+ */
+export function lowBalanceAvailable(s: OperatorSetup): bigint {
+  const configured =
+    s.config.principals.low_balance.available_balance ??
+    skip('operator.principals.low_balance.available_balance is not configured');
+  const left = BigInt(configured) - lowBalanceSpent;
+  if (left < 1n) skip("the low-balance principal's configured balance has been spent by earlier checks");
+  return left;
+}
+
+/** {@link lowBalanceAvailable} without skipping: `undefined` when unknown or spent. */
+export function lowBalanceLeft(s: OperatorSetup): bigint | undefined {
+  const configured = s.config.principals.low_balance.available_balance;
+  if (configured === undefined) return undefined;
+  const left = BigInt(configured) - lowBalanceSpent;
+  return left >= 1n ? left : undefined;
+}
+
+/** Records `units` of the low-balance principal's balance as spent for good (see above). */
+export function spendLowBalance(units: bigint): void {
+  lowBalanceSpent += units;
+}
+
+// ------------------------------------------------------------------ error codes
+
+/** Profile section 1: the HTTP status of each Operator error code. */
+export const PROFILE_ERROR_STATUS: Readonly<Record<string, number>> = {
+  INVALID_REQUEST: 400,
+  INVALID_SIGNATURE: 401,
+  BEARER_MISMATCH: 403,
+  REDEEMER_NOT_IDENTIFIED: 403,
+  FORBIDDEN: 403,
+  PACK_UNKNOWN: 404,
+  DUPLICATE_ID: 409,
+  CHAIN_DIGEST_MISMATCH: 409,
+  INSTRUMENT_NOT_ACTIVE: 409,
+  AMOUNT_EXCEEDS_LIMIT: 422,
+  EXPIRY_INVALID: 422,
+  INSUFFICIENT_BALANCE: 422,
+  CHAIN_DEPTH_EXCEEDED: 422,
+};
+
+/**
+ * Asserts an error answer whose `error.code` is one of `codes` (several when the request breaks
+ * more than one condition by nature: profile 4 leaves the order of tests free). An empty or
+ * other code fails.
+ */
+export function expectCodeIn(result: AnyResult, codes: readonly string[], what: string): string {
+  const r = result as OperatorResult;
+  assertThat(!r.ok, `${what}: expected an error ${codes.join(' or ')}, got a success (HTTP ${r.status})`);
+  const code = r.error?.code;
+  assertThat(
+    code !== undefined && codes.includes(code),
+    `${what}: expected error code ${codes.join(' or ')}, got ${code === undefined ? 'no code' : JSON.stringify(code)} (HTTP ${r.status ?? r.error?.status})`,
+  );
+  return code;
+}
+
+/**
+ * PROFILE: {@link expectCodeIn}, plus the HTTP status of the code's row in the profile table and
+ * the error body `{"error": {"code", "message"}}`.
+ */
+export function expectProfileCodeIn(result: AnyResult, codes: readonly string[], what: string): void {
+  const code = expectCodeIn(result, codes, what);
+  expectProfileError(result, PROFILE_ERROR_STATUS[code] as number, `${what} (${code})`);
 }

@@ -8,10 +8,14 @@ import { join } from 'node:path';
 import {
   type OperatorDeps,
   type ReferenceOperator,
+  type ReferenceOperatorOptions,
   startReferenceOperator,
 } from '../../../src/reference/operator/index.js';
 import { createLoopbackPki, writeCaFile } from '../../../src/reference/tls.js';
 import type { StartedBroken } from '../types.js';
+
+/** Reference options a subject may set besides its class (a permitted variant's deployment choice). */
+export type StartOptions = Pick<ReferenceOperatorOptions, 'policy' | 'testClock' | 'storeClass'>;
 
 /** An Operator class: a subclass of the reference carrying exactly one fault. */
 export type OperatorClass = new (deps: OperatorDeps) => ReferenceOperator;
@@ -30,11 +34,12 @@ export type OperatorClass = new (deps: OperatorDeps) => ReferenceOperator;
 export async function startBrokenOperator(
   workDir: string,
   operatorClass: OperatorClass,
+  options: StartOptions = {},
 ): Promise<StartedBroken> {
   const { ca, server } = await createLoopbackPki();
   const caFile = join(workDir, 'ca.pem');
   await writeCaFile(caFile, ca);
-  const running = await startReferenceOperator({ tls: server, operatorClass });
+  const running = await startReferenceOperator({ tls: server, operatorClass, ...options });
   return {
     config: {
       tls: { ca_file: caFile },

@@ -15,6 +15,12 @@ export const expiredStillActive: BrokenImplementation = {
   id: 'operator-expired-still-active',
   target: 'operator',
   fault: 'an EXPIRED pack is still accepted for renewal and redemption',
-  expected: ['CP-3-ACTIVE', 'CP-3-EXPIRED', 'CP-3-TERMINAL-STATUS', 'CP-7-INSTRUMENT-NOT-ACTIVE'],
+  expected: [
+    'CP-3-ACTIVE',
+    'CP-3-EXPIRED',
+    'CP-3-TERMINAL-STATUS',
+    'CP-7-INSTRUMENT-NOT-ACTIVE',
+    'PRF-4-EXPIRED-ON-ACCESS',
+  ],
   start: ({ workDir }) => startBrokenOperator(workDir, ExpiredStillActiveOperator),
 };

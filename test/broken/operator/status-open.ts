@@ -12,6 +12,11 @@ export const statusOpen: BrokenImplementation = {
   id: 'operator-status-open',
   target: 'operator',
   fault: 'the status endpoint answers any caller, with or without credentials',
-  expected: ['CP-4-STATUS-RESTRICTED', 'CP-5-STATUS-ACCESS', 'PRF-4-STATUS-FORBIDDEN-403'],
+  expected: [
+    'CP-4-STATUS-RESTRICTED',
+    'CP-5-STATUS-ACCESS',
+    'PRF-4-STATUS-FORBIDDEN-403',
+    'PRF-4-STATUS-NO-EXISTENCE-LEAK',
+  ],
   start: ({ workDir }) => startBrokenOperator(workDir, StatusOpenOperator),
 };

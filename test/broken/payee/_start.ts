@@ -45,7 +45,7 @@ export async function startBrokenPayee(
       payee: {
         base_url: running.baseUrl,
         harness_url: running.harnessUrl,
-        plain_http_url: running.plainHttpUrl,
+        ...(running.plainHttpUrl === undefined ? {} : { plain_http_url: running.plainHttpUrl }),
         max_token_ttl_seconds: BROKEN_MAX_TOKEN_TTL_SECONDS,
         max_validity_seconds: BROKEN_MAX_VALIDITY_SECONDS,
       },

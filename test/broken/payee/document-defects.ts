@@ -11,7 +11,7 @@ import { startBrokenPayee } from './_start.js';
  * Broken payees whose documents break one document rule each, so the per-requirement document
  * checks (suites/payee/2-document-rules.ts) are each shown to trip on their own.
  */
-class EditingBuilder extends DocumentBuilder {
+export class EditingBuilder extends DocumentBuilder {
   constructor(private readonly edit: (doc: CprDocument) => CprDocument) {
     super();
   }
@@ -20,7 +20,7 @@ class EditingBuilder extends DocumentBuilder {
   }
 }
 
-function brokenDocuments(
+export function brokenDocuments(
   id: string,
   fault: string,
   expected: string[],

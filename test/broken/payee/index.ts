@@ -1,17 +1,26 @@
 import type { BrokenImplementation } from '../types.js';
 import { amountAsNumber } from './amount-as-number.js';
+import { clockLies } from './clock-lies.js';
+import { clockMovesBack } from './clock-moves-back.js';
 import { contentTypeText } from './content-type-text.js';
 import { documentDefects } from './document-defects.js';
+import { documentDefects2 } from './document-defects-2.js';
+import { duplicateMembers } from './duplicate-members.js';
+import { emitsBom } from './emits-bom.js';
 import { endpointNotEncoded } from './endpoint-not-encoded.js';
 import { errorBodyNoMessage } from './error-body-no-message.js';
 import { errorLeaksCpr } from './error-leaks-cpr.js';
 import { fulfillment202 } from './fulfillment-202.js';
 import { fulfillmentAfterExpiry } from './fulfillment-after-expiry.js';
+import { fulfillmentNumberId404 } from './fulfillment-number-id-404.js';
 import { fulfillmentUnknownDuplicate } from './fulfillment-unknown-duplicate.js';
 import { harness200 } from './harness-200.js';
+import { harnessTextPlain } from './harness-text-plain.js';
 import { inlinePadded } from './inline-padded.js';
 import { inlinePartial } from './inline-partial.js';
 import { invalidRequest422 } from './invalid-request-422.js';
+import { memoOverLimitHonoured } from './memo-over-limit-honoured.js';
+import { memoUtf16Limit } from './memo-utf16-limit.js';
 import { noQr } from './no-qr.js';
 import { partialCpr } from './partial-cpr.js';
 import { payerData } from './payer-data.js';
@@ -19,17 +28,23 @@ import { plainHttp } from './plain-http.js';
 import { qrHttpsUrl } from './qr-https-url.js';
 import { qrMixedModes } from './qr-mixed-modes.js';
 import { repeatedRequestId } from './repeated-request-id.js';
+import { requestExpiresEarly } from './request-expires-early.js';
+import { requestExpiryGrace } from './request-expiry-grace.js';
 import { requestIdV1 } from './request-id-v1.js';
 import { retrieval203 } from './retrieval-203.js';
+import { retrievalEcho } from './retrieval-echo.js';
 import { secondFulfillment } from './second-fulfillment.js';
 import { sequentialTokens } from './sequential-tokens.js';
+import { tokenExpiresEarly } from './token-expires-early.js';
 import { tokenNeverExpires } from './token-never-expires.js';
 import { tokenRace } from './token-race.js';
 import { tokenReuse } from './token-reuse.js';
+import { tokenTtlCapOffByOne } from './token-ttl-cap-off-by-one.js';
 import { tokenTtlOver900 } from './token-ttl-over-900.js';
 import { unboundedExpiry } from './unbounded-expiry.js';
 import { unknownTokenConsumed } from './unknown-token-consumed.js';
 import { uppercaseTokens } from './uppercase-tokens.js';
+import { validityCapOffByOne } from './validity-cap-off-by-one.js';
 import { validityIgnored } from './validity-ignored.js';
 import { wrongVersion } from './wrong-version.js';
 
@@ -69,6 +84,22 @@ export const faults: BrokenImplementation[] = [
   uppercaseTokens,
   validityIgnored,
   amountAsNumber,
+  // the revised profile (issue 7) and the test clock (issue 11)
+  clockLies,
+  clockMovesBack,
+  retrievalEcho,
+  memoUtf16Limit,
+  memoOverLimitHonoured,
+  validityCapOffByOne,
+  tokenTtlCapOffByOne,
+  tokenExpiresEarly,
+  requestExpiryGrace,
+  requestExpiresEarly,
+  fulfillmentNumberId404,
+  harnessTextPlain,
+  emitsBom,
+  duplicateMembers,
   // documents breaking one document rule each (suites/payee/2-document-rules.ts)
   ...documentDefects,
+  ...documentDefects2,
 ];

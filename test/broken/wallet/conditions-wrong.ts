@@ -5,7 +5,7 @@ import { brokenWallet, editPayments } from './harness.js';
 export const conditionsWrong = brokenWallet({
   id: 'wallet-conditions-wrong',
   fault: "intent.conditions carries a remittance_info / txid / order_reference that is not the request's",
-  expected: ['CPR-2.10-INTENT-CONDITIONS'],
+  expected: ['CPR-2.10-INTENT-CONDITIONS', 'PRF-3-INTENT-CONDITIONS'],
   core: (options) =>
     editPayments(createWalletCore(options), (payment) => {
       const c = payment.intent.conditions;

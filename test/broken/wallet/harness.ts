@@ -4,6 +4,8 @@
  * the stdio channel, by `stdio.ts` in this folder (compiled to `dist/test/broken/wallet/stdio.js`).
  */
 import { mkdir } from 'node:fs/promises';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { DerivationResult, DerivedPayment } from '../../../src/derivation/derive.js';
 import type { DerivationError } from '../../../src/derivation/errors.js';
@@ -16,7 +18,7 @@ import {
   LOOPBACK_HOSTS,
   writeCaFile,
 } from '../../../src/reference/tls.js';
-import { startWalletHarness, type WalletCore } from '../../../src/reference/wallet.js';
+import { harnessAnswer, startWalletHarness, type WalletCore } from '../../../src/reference/wallet.js';
 import type { BrokenImplementation } from '../types.js';
 
 /** What a broken core is built from: the options of the reference core. */
@@ -42,6 +44,87 @@ export interface WalletFault {
   core: CoreFactory;
   /** Rails the broken wallet supports and declares in `wallet.supported_rails` (default: the reference's). */
   supportedRails?: readonly Rail[];
+  /** Whether the config declares `wallet.supported_rails` (default true; profile 3 makes it optional). */
+  declareSupportedRails?: boolean;
+  /**
+   * The HTTP answer to send instead of the profile's for a derivation result (undefined: the
+   * profile's): a wallet whose fault is in its wire answers rather than in its derivation.
+   */
+  httpAnswer?: (result: DerivationResult) => RawHttpAnswer | undefined;
+  /**
+   * The stdout line to write instead of the profile's for a derivation result (undefined: the
+   * profile's; `'exit'`: the process dies without answering).
+   */
+  stdioLine?: (result: DerivationResult) => string | 'exit' | undefined;
+}
+
+/** An HTTP answer written as is (status, headers, body bytes). */
+export interface RawHttpAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A refusal result with the given code (for `httpAnswer` / `stdioLine` hooks). */
+export function refusedWith(result: DerivationResult, code: DerivationError['code']): boolean {
+  return !result.ok && result.error.code === code;
+}
+
+/**
+ * Serves `core` over HTTPS like the reference harness, except that `httpAnswer` may replace the
+ * answer to a derivation (the broken wallets of the wire: garbage, redirects, server errors...).
+ */
+async function startRawHarness(
+  core: WalletCore,
+  tls: { certPem: string; keyPem: string },
+  httpAnswer: (result: DerivationResult) => RawHttpAnswer | undefined,
+): Promise<{ harnessUrl: string; close(): Promise<void> }> {
+  const server = createServer({ cert: tls.certPem, key: tls.keyPem }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void (async () => {
+        let answer: RawHttpAnswer;
+        let body: unknown;
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          body = undefined;
+        }
+        if (body === undefined) {
+          answer = jsonAnswer(400, { error: { code: 'INVALID_REQUEST', message: 'the body is not json' } });
+        } else {
+          const result = await core.derive(body);
+          const profile = harnessAnswer(result);
+          answer = httpAnswer(result) ?? jsonAnswer(profile.status, profile.body);
+        }
+        res.writeHead(answer.status, { ...answer.headers });
+        res.end(answer.body);
+      })().catch(() => res.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    harnessUrl: `https://127.0.0.1:${port}/harness`,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await core.close();
+    },
+  };
+}
+
+/** A JSON answer with its content type and length. */
+export function jsonAnswer(status: number, body: unknown): RawHttpAnswer {
+  const text = JSON.stringify(body);
+  return {
+    status,
+    headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) },
+    body: text,
+  };
 }
 
 /** The harness body fields a wrapper may look at. */
@@ -105,7 +188,7 @@ export function refuseFirst(
   };
 }
 
-/** Absolute path of the compiled stdio entry of the broken wallets. */
+/** Absolute path of the compiled stdio entry of the broken wallets and the permitted variants. */
 export function stdioEntry(): string {
   return join(packageRoot(), 'dist', 'test', 'broken', 'wallet', 'stdio.js');
 }
@@ -129,9 +212,10 @@ export async function startBrokenWallet(
   await writeCaFile(caFile, ca);
   await writeSecret(caKeyFile, ca.keyPem);
   const supportedRails = [...(fault.supportedRails ?? DEFAULT_SUPPORTED_RAILS)];
-  const wallet = await startWalletHarness(fault.core({ trustedCaPems: [ca.certPem], supportedRails }), {
-    tls: server,
-  });
+  const core = fault.core({ trustedCaPems: [ca.certPem], supportedRails });
+  const wallet = fault.httpAnswer
+    ? await startRawHarness(core, server, fault.httpAnswer)
+    : await startWalletHarness(core, { tls: server });
   return {
     config: {
       tls: { ca_file: caFile, suite_ca_cert_file: caFile, suite_ca_key_file: caKeyFile },
@@ -148,7 +232,7 @@ export async function startBrokenWallet(
           '--supported-rails',
           supportedRails.join(','),
         ],
-        supported_rails: supportedRails,
+        ...(fault.declareSupportedRails === false ? {} : { supported_rails: supportedRails }),
       },
     },
     close: () => wallet.close(),

@@ -13,6 +13,7 @@ import { partialAmount } from './partial-amount.js';
 import { payeeDescriptorOnly } from './payee-descriptor-only.js';
 import { payerFromExtensions } from './payer-from-extensions.js';
 import { payerReplaced } from './payer-replaced.js';
+import { profileFaults } from './profile-faults.js';
 import { referenceAlwaysRequestId } from './reference-always-request-id.js';
 import { rejectsNumberAmount } from './rejects-number-amount.js';
 import { rejectsUnknownRailHint } from './rejects-unknown-rail-hint.js';
@@ -22,6 +23,7 @@ import { roundsAmount } from './rounds-amount.js';
 import { silentUnsupportedRail } from './silent-unsupported-rail.js';
 import { stateFromExtensions } from './state-from-extensions.js';
 import { stateNotCreated } from './state-not-created.js';
+import { wireGarbage } from './wire-garbage.js';
 
 const all = [
   acceptsExpired,
@@ -46,6 +48,8 @@ const all = [
   conditionsWrong,
   rejectsNumberAmount,
   stateFromExtensions,
+  ...profileFaults,
+  ...wireGarbage,
 ];
 
 /** Deliberately broken wallet implementations, one fault each (see ../types.ts). */

@@ -1,4 +1,5 @@
 import type { PermittedVariant } from '../../broken/types.js';
+import { payeeVariants } from './variants.js';
 
 /** Every permitted variant of the payee: each must pass the whole payee suite. */
-export const variants: PermittedVariant[] = [];
+export const variants: PermittedVariant[] = [...payeeVariants];

@@ -1,4 +1,14 @@
 import type { PermittedVariant } from '../../broken/types.js';
+import type { WalletFault } from '../../broken/wallet/harness.js';
+import { conditionsAllWithDefault, conditionsFew } from './conditions.js';
+import { ignoresPayerData } from './ignores-payer-data.js';
+import { strictWallet } from './strict.js';
+import { twoRailsUndeclared } from './two-rails-undeclared.js';
+
+const all = [strictWallet, ignoresPayerData, twoRailsUndeclared, conditionsFew, conditionsAllWithDefault];
 
 /** Every permitted variant of the wallet: each must pass the whole wallet suite. */
-export const variants: PermittedVariant[] = [];
+export const variants: PermittedVariant[] = all;
+
+/** The variant cores by id (used by `../../broken/wallet/stdio.ts`, the stdio form of each). */
+export const walletVariants: WalletFault[] = all.map((v) => v.walletFault);

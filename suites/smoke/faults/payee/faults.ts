@@ -3,7 +3,8 @@
  * they prove how the runner classifies every kind of failure.
  */
 import { strict as assert } from 'node:assert';
-import { check, skip } from '../../../_lib/index.js';
+import fc from 'fast-check';
+import { assertProperty, assertThat, check, skip, warn } from '../../../_lib/index.js';
 
 describe('faults: classification', () => {
   check(
@@ -36,12 +37,64 @@ describe('faults: classification', () => {
     skip('not applicable to this payee');
   });
 
-  it('[CPR-5-TOKEN-SINGLE-USE] a plain mocha it failing an assertion is classified from its title', () => {
-    assert.ok(false, 'plain it failed');
-  });
+  check(
+    'spec-must-failure-failed',
+    ['CPR-5-TOKEN-SINGLE-USE'],
+    'a failed assertion on a SPEC MUST is failed at every level',
+    () => {
+      assert.ok(false, 'spec must failed');
+    },
+  );
 
-  it('[PRF-2-TOKEN-FORMAT] a plain mocha it on a PROFILE rule is a warning', () => {
-    assert.ok(false, 'plain profile failed');
+  check(
+    'profile-must-failure-level',
+    ['PRF-2-TOKEN-FORMAT'],
+    'a failed assertion on a PROFILE MUST is failed at level profile, a warning at level spec',
+    () => {
+      assert.ok(false, 'profile must failed');
+    },
+  );
+
+  check(
+    'warn-advisory',
+    ['CPR-5-TOKEN-SINGLE-USE'],
+    'warn() on a doubtful MUST is an advisory warning at every level',
+    () => {
+      warn('doubtful reading');
+    },
+  );
+
+  check(
+    'property-fresh-state-passes',
+    ['CPR-5-TOKEN-SINGLE-USE'],
+    'freshState runs before every run of a property: state of one case never reaches another',
+    async () => {
+      const seen = new Set<number>();
+      await assertProperty(
+        fc.property(fc.integer(), (n) => {
+          assertThat(seen.size === 0, `case ${n} saw ${seen.size} earlier case(s)`);
+          seen.add(n);
+        }),
+        { freshState: () => seen.clear() },
+      );
+    },
+  );
+
+  check(
+    'property-failure-states-assertion',
+    ['CPR-5-TOKEN-SINGLE-USE'],
+    'a failed property states the assertion that failed on its shrunk counterexample',
+    async () => {
+      await assertProperty(
+        fc.property(fc.integer({ min: 0, max: 1000 }), (n) => {
+          assertThat(n < 10, `the value ${n} is below 10`);
+        }),
+      );
+    },
+  );
+
+  it('[CPR-5-TOKEN-SINGLE-USE] a plain mocha it is not a check: a suite error', () => {
+    assert.ok(false, 'plain it failed');
   });
 });
 

@@ -1,0 +1,485 @@
+// StrykerJS test-runner plugin `cpr` (stryker.config.mjs): judges each mutant by what can observe
+// its scope (scripts/mutation-scopes.mjs), with the verdict a full `cprc run` would give.
+//
+// StrykerJS instruments the TypeScript sources of the sandbox with every mutant at once (mutant
+// switching); the build command compiles the sandbox once; a mutant is switched on by the
+// __STRYKER_ACTIVE_MUTANT__ environment variable, which every process of a run inherits (the cprc
+// parent that hosts the reference stack, its mocha child that runs the suites and the validator,
+// the stdio wallet). Per mutant the runner starts, for each observer of the mutant's scope in turn:
+//   suite:<target>  `cprc run --reference --target <target>` of the sandbox, fixed seed, fewer
+//                   property runs, --bail, its own reports folder per worker;
+//   vitest:<folder> `vitest run <folder> --bail 1` (vitest runs the instrumented TS sources).
+// Detected (killed) when a check fails, errors or warns (the reference runs with none), or a vitest
+// test fails. A run that gives no verdict (cprc exits 2, no results.json, the run is incomplete
+// without a failing check, vitest writes no report) is a harness crash: reported as a runtime
+// error with its reason, never as a kill. A run past StrykerJS's time limit is a timeout.
+//
+// The dry run runs every observer once on the unmutated code with mutant coverage collected from
+// every process (scripts/mutation-coverage.mjs); a mutant that none of its scope's observers
+// reaches is reported "no coverage" without a run.
+import { spawn } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, sep } from 'node:path';
+import { commonTokens, declareClassPlugin, PluginKind } from '@stryker-mutator/api/plugin';
+import { DryRunStatus, MutantRunStatus, TestStatus } from '@stryker-mutator/api/test-runner';
+import { strykerPlugins as vitestPlugins } from '@stryker-mutator/vitest-runner';
+import { scopeOf } from './mutation-scopes.mjs';
+
+// the environment this worker started with: the in-process vitest sets NODE_ENV and VITEST, which
+// the cprc runs must not inherit
+const BASE_ENV = { ...process.env };
+const COVERAGE_HOOK = new URL('./mutation-coverage.mjs', import.meta.url);
+/** The checks of the dry run (id -> full title, target), shared by the workers of one sandbox. */
+const CHECKS_FILE = '.cpr-mutation-checks.json';
+
+/** Defaults of the `cprMutation` options block of the StrykerJS configuration. */
+const DEFAULTS = {
+  /** Property seed of every suite run (fixed: a mutant's verdict must be reproducible). */
+  seed: 20260601,
+  /** Runs per property check (the default of `cprc run` is 100). */
+  runs: 10,
+  /** Per-check timeout of the suite runs, ms: a hung check is an error (detected). */
+  checkTimeoutMs: 8000,
+  /** Stop a suite run at its first failure (the verdict needs only one). */
+  bail: true,
+  /** Run only the checks that reach a mutant (--grep) when they are fewer than this share of the suite. */
+  grepBelow: 0.6,
+  /** A mutant that survives the checks reaching it is judged again by the whole suite of its target. */
+  confirmSurvivors: true,
+};
+
+/** Options schema of this plugin (StrykerJS validates the configuration against it). */
+export const strykerValidationSchema = {
+  $schema: 'http://json-schema.org/draft-07/schema',
+  type: 'object',
+  properties: {
+    cprMutation: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        seed: { type: 'integer', minimum: 1 },
+        runs: { type: 'integer', minimum: 1 },
+        checkTimeoutMs: { type: 'integer', minimum: 1 },
+        bail: { type: 'boolean' },
+        grepBelow: { type: 'number', minimum: 0, maximum: 1 },
+        confirmSurvivors: { type: 'boolean' },
+      },
+    },
+  },
+};
+
+const DETECTING_STATES = new Set(['failed', 'error', 'warning']);
+
+class CprTestRunner {
+  static inject = [commonTokens.logger, commonTokens.options, commonTokens.injector];
+
+  constructor(logger, options, injector) {
+    this.log = logger;
+    this.options = options;
+    this.injector = injector;
+    this.vitest = new Map();
+    this.settings = { ...DEFAULTS, ...(options.cprMutation ?? {}) };
+    this.root = process.cwd(); // the sandbox
+    this.work = mkdtempSync(join(tmpdir(), 'cpr-mutation-'));
+    this.runCount = 0;
+  }
+
+  capabilities() {
+    // every mutant runs in fresh processes, so static mutants need no reload of this runner
+    return { reloadEnvironment: true };
+  }
+
+  async dispose() {
+    for (const v of this.vitest.values()) await (await v).dispose?.();
+    rmSync(this.work, { recursive: true, force: true });
+  }
+
+  /**
+   * The vitest runner of StrykerJS for one test folder, in this process: vitest starts once per
+   * worker, keeps its per-test coverage and re-runs only the tests that reach a mutant.
+   */
+  vitestFor(folder) {
+    if (!this.vitest.has(folder)) {
+      const child = this.injector.provideValue(commonTokens.options, {
+        ...this.options,
+        vitest: { related: false },
+      });
+      const runner = child.injectFunction(vitestPlugins[0].factory);
+      this.vitest.set(folder, runner.init().then(() => runner));
+    }
+    return this.vitest.get(folder);
+  }
+
+  async dryRun(options) {
+    const files = this.instrumentedFiles();
+    const observers = [...new Set(files.flatMap((f) => f.scope.observers))];
+    const tests = [];
+    const perTest = {};
+    const checks = {};
+    let staticHits = new Map();
+    for (const observer of observers) {
+      const coverageDir = join(this.work, `coverage-${observer.replace(/[^a-z0-9]+/gi, '-')}`);
+      rmSync(coverageDir, { recursive: true, force: true });
+      mkdirSync(coverageDir, { recursive: true });
+      const env = {
+        CPR_MUTATION_COVERAGE_DIR: coverageDir,
+        NODE_OPTIONS: `${BASE_ENV.NODE_OPTIONS ?? ''} --import=${COVERAGE_HOOK.href}`.trim(),
+      };
+      const started = Date.now();
+      if (observer.startsWith('vitest:')) {
+        const folder = observer.slice('vitest:'.length);
+        const vitest = await this.vitestFor(folder);
+        const testFiles = readdirSync(join(this.root, folder), { recursive: true })
+          .filter((f) => String(f).endsWith('.test.ts'))
+          .map((f) => join(this.root, folder, String(f)));
+        const r = await vitest.dryRun({ ...options, coverageAnalysis: 'perTest', testFiles });
+        if (r.status !== DryRunStatus.Complete) {
+          return r.status === DryRunStatus.Timeout ? r : { ...r, errorMessage: `${observer}: ${r.errorMessage}` };
+        }
+        const failed = r.tests.filter((t) => t.status === TestStatus.Failed);
+        if (failed.length > 0) {
+          return {
+            status: DryRunStatus.Error,
+            errorMessage: `${observer} fails on the unmutated code: ${failed.map((t) => t.name).join('; ')}`,
+          };
+        }
+        const mine = new Set(files.filter((f) => f.scope.observers.includes(observer)).flatMap((f) => f.ids));
+        const keep = (counts) => Object.fromEntries(Object.entries(counts ?? {}).filter(([id]) => mine.has(id)));
+        let reached = 0;
+        for (const t of r.tests) {
+          checks[t.id] = { observer };
+          tests.push(t);
+          const covered = keep(r.mutantCoverage?.perTest?.[t.id]);
+          if (Object.keys(covered).length > 0) perTest[t.id] = covered;
+        }
+        const statics = keep(r.mutantCoverage?.static);
+        staticHits = new Map([...staticHits, ...Object.entries(statics)]);
+        const union = new Set([...Object.keys(statics), ...Object.values(perTest).flatMap((c) => Object.keys(c))]);
+        for (const id of union) if (mine.has(id)) reached++;
+        this.log.info(
+          `${observer}: ${r.tests.length} tests on the unmutated code in ${Date.now() - started} ms, none failed; reaches ${reached} mutants of its scopes`,
+        );
+        continue;
+      }
+      const outcome = await this.observe(observer, env, options.timeout, { keepResults: true });
+      const timeSpentMs = Date.now() - started;
+      if (outcome.kind === 'timeout') {
+        return { status: DryRunStatus.Timeout, reason: `${observer}: ${outcome.reason}` };
+      }
+      if (outcome.kind !== 'survived') {
+        const why = outcome.kind === 'killed' ? `fails on the unmutated code: ${outcome.message}` : outcome.message;
+        return { status: DryRunStatus.Error, errorMessage: `${observer} ${why}` };
+      }
+      // only the mutants of the scopes this observer judges count as reached by it
+      const mine = new Set(files.filter((f) => f.scope.observers.includes(observer)).flatMap((f) => f.ids));
+      const keep = (counts) => Object.fromEntries(Object.entries(counts).filter(([id]) => mine.has(id)));
+      const { statics, byTest } = this.readCoverage(coverageDir);
+      let reached = new Set(Object.keys(keep(Object.fromEntries(statics))));
+      if (outcome.checks) {
+        // a suite: one StrykerJS test per check, with what it reached while it was current
+        const byTitle = new Map();
+        for (const c of outcome.checks) {
+          checks[c.id] = { title: c.full_title, target: observer.slice('suite:'.length) };
+          byTitle.set(c.full_title, [...(byTitle.get(c.full_title) ?? []), c.id]);
+          tests.push({
+            id: c.id,
+            name: c.full_title,
+            status: c.state === 'skipped' ? TestStatus.Skipped : TestStatus.Success,
+            timeSpentMs: c.duration_ms ?? 0,
+          });
+        }
+        for (const [title, counts] of byTest) {
+          const ids = byTitle.get(title);
+          if (!ids) {
+            // hits under a title no check reported: count them as static (every check)
+            for (const [id, n] of counts) statics.set(id, (statics.get(id) ?? 0) + n);
+            continue;
+          }
+          const kept = keep(Object.fromEntries(counts));
+          for (const id of ids) perTest[id] = { ...(perTest[id] ?? {}), ...kept };
+          for (const m of Object.keys(kept)) reached.add(m);
+        }
+        reached = new Set([...reached, ...Object.keys(keep(Object.fromEntries(statics)))]);
+      }
+      staticHits = new Map([...staticHits, ...Object.entries(keep(Object.fromEntries(statics)))]);
+      this.log.info(
+        `${observer}: ${outcome.tests} checks on the unmutated code in ${timeSpentMs} ms, none failed; reaches ${reached.size} mutants of its scopes (${Object.keys(keep(Object.fromEntries(statics))).length} outside any check)`,
+      );
+    }
+    writeFileSync(join(this.root, CHECKS_FILE), JSON.stringify(checks));
+    return {
+      status: DryRunStatus.Complete,
+      tests,
+      mutantCoverage: { static: Object.fromEntries(staticHits), perTest },
+    };
+  }
+
+  async mutantRun(options) {
+    const file = relative(this.root, options.sandboxFileName).split(sep).join('/');
+    const scope = scopeOf(file);
+    if (!scope) {
+      return {
+        status: MutantRunStatus.Error,
+        errorMessage: `${file} is in no mutation scope (scripts/mutation-scopes.mjs)`,
+      };
+    }
+    this.checks ??= existsSync(join(this.root, CHECKS_FILE))
+      ? JSON.parse(readFileSync(join(this.root, CHECKS_FILE), 'utf8'))
+      : {};
+    const env = { __STRYKER_ACTIVE_MUTANT__: options.activeMutant.id };
+    const deadline = Date.now() + options.timeout;
+    let nrOfTests = 0;
+    for (const observer of scope.observers) {
+      // the checks of this observer that reach the mutant (all of them when StrykerJS gives no filter)
+      let only;
+      if (options.testFilter) {
+        if (observer.startsWith('suite:')) {
+          const target = observer.slice('suite:'.length);
+          only = options.testFilter.filter((id) => this.checks[id]?.target === target);
+        } else {
+          only = options.testFilter.filter((id) => this.checks[id]?.observer === observer);
+        }
+        if (only.length === 0) continue;
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) return { status: MutantRunStatus.Timeout, reason: `${observer} not started in time` };
+      let outcome = await this.observe(observer, env, left, { only, mutantRun: options });
+      if (outcome.kind === 'survived' && outcome.partial && this.settings.confirmSurvivors) {
+        // survived the checks that reach it: the whole suite decides, as a full cprc run would
+        outcome = await this.observe(observer, env, deadline - Date.now(), {});
+      }
+      nrOfTests += outcome.tests ?? 0;
+      if (outcome.kind === 'killed') {
+        return {
+          status: MutantRunStatus.Killed,
+          killedBy: outcome.killedBy ?? [observer],
+          failureMessage: outcome.message,
+          nrOfTests,
+        };
+      }
+      if (outcome.kind === 'timeout') return { status: MutantRunStatus.Timeout, reason: outcome.reason };
+      if (outcome.kind === 'harness') {
+        return {
+          status: MutantRunStatus.Error,
+          errorMessage: `no verdict (${observer}): ${outcome.message}`,
+        };
+      }
+    }
+    return { status: MutantRunStatus.Survived, nrOfTests };
+  }
+
+  /** Runs one observer; `{ kind: 'survived' | 'killed' | 'harness' | 'timeout', tests, message }`. */
+  observe(observer, env, timeoutMs, opts) {
+    const [kind, arg] = observer.split(':');
+    if (kind === 'suite') return this.runSuite(arg, env, timeoutMs, opts);
+    if (kind === 'vitest') return this.runVitest(arg, timeoutMs, opts);
+    return Promise.resolve({ kind: 'harness', message: `unknown observer ${observer}` });
+  }
+
+  async runSuite(target, env, timeoutMs, { only, keepResults } = {}) {
+    const reports = join(this.work, `reports-${target}-${this.runCount++}`);
+    const ofTarget = Object.values(this.checks ?? {}).filter((c) => c.target === target).length;
+    // run only the checks that reach the mutant, unless they are most of the suite anyway
+    const titles = only?.map((id) => this.checks[id]?.title).filter((t) => t !== undefined) ?? [];
+    const grep =
+      only && titles.length === only.length && titles.length < ofTarget * this.settings.grepBelow
+        ? titles.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')
+        : undefined;
+    const args = [
+      join(this.root, 'bin', 'cprc.js'),
+      'run',
+      '--reference',
+      '--target',
+      target,
+      '--seed',
+      String(this.settings.seed),
+      '--runs',
+      String(this.settings.runs),
+      '--timeout',
+      String(this.settings.checkTimeoutMs),
+      '--reports',
+      reports,
+      ...(this.settings.bail ? ['--bail'] : []),
+      ...(grep ? ['--grep', grep] : []),
+    ];
+    const run = await runProcess(process.execPath, args, env, this.root, timeoutMs);
+    try {
+      if (run.timedOut) return { kind: 'timeout', reason: `cprc run --target ${target} exceeded ${timeoutMs} ms` };
+      const file = join(reports, 'results.json');
+      if (run.code === 2 || !existsSync(file)) {
+        // no check ran: the mutated reference stack did not start (a real run would stop at its
+        // preflight with exit 2), or the harness itself crashed; either way there is no verdict
+        const what = run.output.includes('reference stack started')
+          ? 'the harness crashed'
+          : 'the mutated reference stack did not start';
+        return {
+          kind: 'harness',
+          message: `${what}: cprc run --target ${target} exited ${run.code ?? run.signal} without results: ${tail(run.output)}`,
+        };
+      }
+      let results;
+      try {
+        results = JSON.parse(readFileSync(file, 'utf8'));
+      } catch (err) {
+        return { kind: 'harness', message: `results.json unreadable: ${err.message}` };
+      }
+      const tests = results.tests ?? [];
+      const detecting = tests.filter((t) => DETECTING_STATES.has(t.state));
+      if (detecting.length > 0) {
+        const first = detecting[0];
+        return {
+          kind: 'killed',
+          tests: tests.length,
+          killedBy: detecting.map((t) => t.id),
+          message: detecting
+            .slice(0, 3)
+            .map((t) => `${t.state} ${t.id}${t === first ? `: ${oneLine(messageOf(t))}` : ''}`)
+            .join('; '),
+        };
+      }
+      if (results.incomplete || run.code !== 0) {
+        return {
+          kind: 'harness',
+          message: `cprc run --target ${target} exited ${run.code ?? run.signal}, run incomplete without a failing check: ${tail(run.output)}`,
+        };
+      }
+      if (!tests.some((t) => t.state === 'passed')) {
+        return { kind: 'harness', message: `cprc run --target ${target} passed no check` };
+      }
+      return {
+        kind: 'survived',
+        tests: tests.length,
+        partial: grep !== undefined,
+        ...(keepResults ? { checks: tests } : {}),
+      };
+    } finally {
+      rmSync(reports, { recursive: true, force: true });
+    }
+  }
+
+  async runVitest(folder, timeoutMs, { only, mutantRun }) {
+    const vitest = await this.vitestFor(folder);
+    const r = await vitest.mutantRun({
+      ...mutantRun,
+      timeout: timeoutMs,
+      ...(only ? { testFilter: only } : { testFilter: undefined }),
+    });
+    if (r.status === MutantRunStatus.Killed) {
+      return {
+        kind: 'killed',
+        tests: r.nrOfTests,
+        killedBy: r.killedBy,
+        message: `failed ${oneLine(r.failureMessage ?? '')}`,
+      };
+    }
+    if (r.status === MutantRunStatus.Survived) return { kind: 'survived', tests: r.nrOfTests };
+    if (r.status === MutantRunStatus.Timeout) return { kind: 'timeout', reason: r.reason ?? `vitest ${folder}` };
+    return { kind: 'harness', message: `vitest ${folder}: ${oneLine(r.errorMessage ?? 'error')}` };
+  }
+
+  /** Files of the sandbox StrykerJS instrumented, with the ids of their mutants and their scope. */
+  instrumentedFiles() {
+    const files = [];
+    const walk = (dir) => {
+      for (const name of readdirSync(dir)) {
+        const full = join(dir, name);
+        if (statSync(full).isDirectory()) walk(full);
+        else if (name.endsWith('.ts')) {
+          const rel = relative(this.root, full).split(sep).join('/');
+          const scope = scopeOf(rel);
+          if (!scope) continue;
+          const text = readFileSync(full, 'utf8');
+          const ids = new Set();
+          for (const m of text.matchAll(/stryMutAct_9fa48\("(\d+)"\)/g)) ids.add(m[1]);
+          if (ids.size > 0) files.push({ file: rel, scope, ids: [...ids] });
+        }
+      }
+    };
+    walk(join(this.root, 'src'));
+    return files;
+  }
+
+  /** Adds up the mutant coverage every process of a run wrote: hits outside any test, and per test. */
+  readCoverage(dir) {
+    const statics = new Map();
+    const byTest = new Map();
+    const add = (into, counts) => {
+      for (const [id, n] of Object.entries(counts ?? {})) into.set(id, (into.get(id) ?? 0) + n);
+    };
+    for (const name of readdirSync(dir)) {
+      if (!name.endsWith('.json')) continue;
+      try {
+        const c = JSON.parse(readFileSync(join(dir, name), 'utf8'));
+        add(statics, c.static);
+        for (const [test, counts] of Object.entries(c.perTest ?? {})) {
+          if (!byTest.has(test)) byTest.set(test, new Map());
+          add(byTest.get(test), counts);
+        }
+      } catch {
+        // a torn file: its process was killed mid-write; its hits are lost (fewer mutants reached)
+      }
+    }
+    return { statics, byTest };
+  }
+}
+
+/** Runs a process in its own group; kills the whole group (cprc, mocha child, stdio wallet) at the timeout. */
+function runProcess(command, args, env, cwd, timeoutMs) {
+  return new Promise((resolvePromise) => {
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...BASE_ENV, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let output = '';
+    const keep = (d) => {
+      output = (output + d).slice(-4000);
+    };
+    child.stdout.setEncoding('utf8').on('data', keep);
+    child.stderr.setEncoding('utf8').on('data', keep);
+    let timedOut = false;
+    const kill = (sig) => {
+      try {
+        process.kill(-child.pid, sig);
+      } catch {
+        // already gone
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill('SIGKILL');
+    }, Math.max(1, timeoutMs));
+    child.on('error', (err) => keep(`spawn failed: ${err.message}`));
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      kill('SIGKILL'); // leftovers of the group (a stdio wallet the run did not stop)
+      resolvePromise({ code, signal, output, timedOut });
+    });
+  });
+}
+
+function messageOf(test) {
+  const e = test.error ?? test.message ?? '';
+  return typeof e === 'string' ? e : (e.message ?? JSON.stringify(e));
+}
+
+function oneLine(text) {
+  return String(text).replace(/\s+/g, ' ').slice(0, 300);
+}
+
+function tail(text) {
+  return oneLine(text.trim().split('\n').slice(-3).join(' '));
+}
+
+export const strykerPlugins = [declareClassPlugin(PluginKind.TestRunner, 'cpr', CprTestRunner)];

@@ -1,0 +1,42 @@
+// The four mutation scopes of `npm run mutation` (docs/mutation.md) and what observes each: the
+// StrykerJS configuration, the test-runner plugin and the score all read them from here.
+
+/**
+ * One scope: the files it mutates (`mutate`, StrykerJS globs; `prefixes` say which files belong to
+ * it) and its observers, in the order they judge a mutant (the first that detects it kills it).
+ * An observer is `suite:<target>` (the conformance suite of that target run against the reference
+ * stack built from the mutated sources) or `vitest:<folder>` (vitest test files, which run the
+ * TypeScript sources directly).
+ */
+export const SCOPES = [
+  {
+    name: 'operator',
+    mutate: ['src/reference/operator/**/*.ts'],
+    prefixes: ['src/reference/operator/'],
+    observers: ['suite:operator'],
+  },
+  {
+    name: 'payee',
+    mutate: ['src/reference/payee/**/*.ts'],
+    prefixes: ['src/reference/payee/'],
+    observers: ['suite:payee'],
+  },
+  {
+    name: 'wallet',
+    mutate: ['src/reference/wallet.ts', 'src/derivation/**/*.ts'],
+    prefixes: ['src/reference/wallet.ts', 'src/derivation/'],
+    observers: ['suite:wallet'],
+  },
+  {
+    name: 'validator',
+    mutate: ['src/validator/**/*.ts'],
+    prefixes: ['src/validator/'],
+    observers: ['vitest:test/validator', 'suite:payee'],
+  },
+];
+
+/** The scope of a file (a path relative to the project root, `/`-separated), or undefined. */
+export function scopeOf(relativePath) {
+  const p = relativePath.replaceAll('\\', '/').replace(/^\.\//, '');
+  return SCOPES.find((s) => s.prefixes.some((prefix) => p === prefix || p.startsWith(prefix)));
+}

@@ -1,0 +1,182 @@
+/**
+ * Expansion of command-line inputs into single sources: `-`, `cpr://` URIs, files, folders
+ * (recursive, `*.json`, in name order) and globs (`*`, `?`, `[...]`, `{a,b}`, `**`), streamed
+ * (a folder is listed one level at a time, never the whole tree at once).
+ *
+ * @packageDocumentation
+ */
+import { opendir, stat } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+import { cannotRead } from './read.js';
+
+/** One source to load: stdin, a URI or a path. */
+export type Source = { kind: 'stdin' } | { kind: 'uri'; uri: string } | { kind: 'path'; path: string };
+
+/** True when `s` holds a glob metacharacter. */
+export function isGlob(s: string): boolean {
+  return /[*?[{]/.test(s);
+}
+
+/** The sorted entries of one folder: sub-folders and files, each by name. */
+async function listFolder(dir: string): Promise<{ dirs: string[]; files: string[] }> {
+  const dirs: string[] = [];
+  const files: string[] = [];
+  let handle: Awaited<ReturnType<typeof opendir>>;
+  try {
+    handle = await opendir(dir);
+  } catch (err) {
+    throw cannotRead(dir, err);
+  }
+  for await (const e of handle) {
+    if (e.isDirectory()) dirs.push(e.name);
+    else if (e.isFile() || e.isSymbolicLink()) files.push(e.name);
+  }
+  dirs.sort();
+  files.sort();
+  return { dirs, files };
+}
+
+/** Every `*.json` file under `root`, depth first in name order, folder by folder. */
+export async function* walkJson(root: string): AsyncGenerator<string> {
+  const stack: string[] = [root];
+  while (stack.length > 0) {
+    const dir = stack.pop() as string;
+    const { dirs, files } = await listFolder(dir);
+    for (const f of files) if (f.endsWith('.json')) yield join(dir, f);
+    for (let i = dirs.length - 1; i >= 0; i--) {
+      const name = dirs[i] as string;
+      if (name === 'node_modules' || name.startsWith('.')) continue;
+      stack.push(join(dir, name));
+    }
+  }
+}
+
+/** A regular expression for one glob path segment. */
+function segmentRegex(segment: string): RegExp {
+  let re = '';
+  let i = 0;
+  while (i < segment.length) {
+    const c = segment[i] as string;
+    if (c === '*') re += '[^/]*';
+    else if (c === '?') re += '[^/]';
+    else if (c === '[') {
+      const end = segment.indexOf(']', i + 2);
+      if (end < 0) re += '\\[';
+      else {
+        const body = segment.slice(i + 1, end).replace(/\\/g, '\\\\');
+        re += `[${body.startsWith('!') ? `^${body.slice(1)}` : body}]`;
+        i = end;
+      }
+    } else if (c === '{') {
+      const end = segment.indexOf('}', i);
+      if (end < 0) re += '\\{';
+      else {
+        const alts = segment
+          .slice(i + 1, end)
+          .split(',')
+          .map((a) =>
+            a
+              .replace(/[.+^$()|\\]/g, '\\$&')
+              .replace(/\*/g, '[^/]*')
+              .replace(/\?/g, '[^/]'),
+          );
+        re += `(?:${alts.join('|')})`;
+        i = end;
+      }
+    } else re += c.replace(/[.+^$()|\\\]}]/g, '\\$&');
+    i++;
+  }
+  return new RegExp(`^${re}$`);
+}
+
+/**
+ * The files matching a glob, in name order: the literal leading folders are the root, then each
+ * segment is matched against folder entries; `**` matches zero or more folders. Dot files are
+ * matched only by a segment that starts with a dot.
+ */
+export async function* expandGlob(pattern: string): AsyncGenerator<string> {
+  const parts = pattern.split(/[\\/]+/);
+  const absolute = pattern.startsWith('/');
+  let k = 0;
+  const lit: string[] = [];
+  while (k < parts.length - 1 && !isGlob(parts[k] as string)) lit.push(parts[k++] as string);
+  const root = absolute ? `/${lit.filter(Boolean).join(sep)}` : lit.length > 0 ? lit.join(sep) : '.';
+  const rest = parts.slice(k);
+  // frames: (folder, index of the next segment)
+  const stack: [string, number][] = [[root, 0]];
+  const seen = new Set<string>();
+  while (stack.length > 0) {
+    const [dir, idx] = stack.pop() as [string, number];
+    const seg = rest[idx] as string;
+    const last = idx === rest.length - 1;
+    const at = (name: string): string => (dir === '.' ? name : join(dir, name));
+    if (seg === '**') {
+      // zero folders: the next segment here; one or more: descend
+      if (!last) stack.push([dir, idx + 1]);
+      const { dirs, files } = await listFolder(dir).catch(() => ({ dirs: [], files: [] }));
+      if (last) {
+        for (const f of files) if (!f.startsWith('.')) yield at(f);
+      }
+      for (let i = dirs.length - 1; i >= 0; i--) {
+        const d = dirs[i] as string;
+        if (!d.startsWith('.')) stack.push([at(d), idx]);
+      }
+      continue;
+    }
+    const re = segmentRegex(seg);
+    const dotOk = seg.startsWith('.');
+    const { dirs, files } = await listFolder(dir).catch(() => ({ dirs: [], files: [] }));
+    if (last) {
+      for (const f of files) {
+        if ((dotOk || !f.startsWith('.')) && re.test(f)) {
+          const p = at(f);
+          if (!seen.has(p)) {
+            seen.add(p);
+            yield p;
+          }
+        }
+      }
+      continue;
+    }
+    for (let i = dirs.length - 1; i >= 0; i--) {
+      const d = dirs[i] as string;
+      if ((dotOk || !d.startsWith('.')) && re.test(d)) stack.push([at(d), idx + 1]);
+    }
+  }
+}
+
+/**
+ * The sources one command-line input stands for: `-` is stdin, `cpr://...` a URI, a folder
+ * every `*.json` below it, a path that does not exist but holds glob characters the files it
+ * matches, any other path itself. Throws the I/O error of a path that is neither.
+ */
+export async function* expandInput(input: string): AsyncGenerator<Source> {
+  if (input === '-') {
+    yield { kind: 'stdin' };
+    return;
+  }
+  if (input.startsWith('cpr://')) {
+    yield { kind: 'uri', uri: input };
+    return;
+  }
+  let isDir = false;
+  try {
+    isDir = (await stat(input)).isDirectory();
+  } catch (err) {
+    if (isGlob(input)) {
+      let n = 0;
+      for await (const path of expandGlob(input)) {
+        n++;
+        yield { kind: 'path', path };
+      }
+      if (n === 0) throw cannotRead(input, new Error('no file matches this glob'));
+      return;
+    }
+    throw cannotRead(input, err);
+  }
+  if (isDir) {
+    for await (const path of walkJson(input)) yield { kind: 'path', path };
+    return;
+  }
+  yield { kind: 'path', path: input };
+}

@@ -1,0 +1,225 @@
+/**
+ * Capped reading of files, devices, FIFOs and stdin, and a capped NDJSON line splitter. Every
+ * read stops at the `max-bytes` limit ({@link DEFAULT_MAX_BYTES}) with a one-line error.
+ *
+ * @packageDocumentation
+ */
+import { constants, open as openFd, type Stats } from 'node:fs';
+import { type FileHandle, open, stat } from 'node:fs/promises';
+import { Socket } from 'node:net';
+import type { Readable } from 'node:stream';
+import { CprcError } from '../../errors.js';
+import { tooLarge } from './limits.js';
+
+/** The I/O error for a path that cannot be read, naming what to give instead. */
+export function cannotRead(path: string, err: unknown): CprcError {
+  const code = (err as NodeJS.ErrnoException).code;
+  const why =
+    code === 'ENOENT'
+      ? 'no such file'
+      : code === 'EISDIR'
+        ? 'it is a folder'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : (err as Error).message;
+  return new CprcError(
+    'CPRC_IO',
+    `cannot read ${path}: ${why}; give a json file, a folder, a glob, a png with a cpr qr code, a cpr:// uri or - for stdin`,
+  );
+}
+
+/**
+ * Reads a stream to its end, refusing more than `max` bytes; gives up when no byte arrives for
+ * `idleMs` (a FIFO nobody writes to, a stalled pipe).
+ */
+export async function readStreamCapped(
+  stream: Readable,
+  max: number,
+  what: string,
+  idleMs?: number,
+): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of idleTimeout(stream, idleMs, what)) {
+    size += chunk.length;
+    if (size > max) {
+      stream.destroy();
+      throw tooLarge(what, max);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/** Yields the chunks of `stream` as Buffers, failing when none arrives for `idleMs`. */
+export async function* idleTimeout(
+  stream: Readable,
+  idleMs: number | undefined,
+  what: string,
+): AsyncGenerator<Buffer> {
+  const it = stream[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      let timer: NodeJS.Timeout | undefined;
+      const next = it.next();
+      const r = idleMs
+        ? await Promise.race([
+            next,
+            new Promise<never>((_, reject) => {
+              timer = setTimeout(
+                () =>
+                  reject(
+                    new CprcError(
+                      'CPRC_TIMEOUT',
+                      `no data from ${what} within ${idleMs} ms; check what feeds it or raise --timeout`,
+                    ),
+                  ),
+                idleMs,
+              );
+            }),
+          ]).finally(() => clearTimeout(timer))
+        : await next;
+      if (r.done) return;
+      const v = r.value as Buffer | string;
+      yield typeof v === 'string' ? Buffer.from(v) : v;
+    }
+  } finally {
+    stream.destroy();
+  }
+}
+
+/** The kind of a path, or the I/O error naming it. */
+async function statPath(path: string): Promise<Stats> {
+  try {
+    return await stat(path);
+  } catch (err) {
+    throw cannotRead(path, err);
+  }
+}
+
+/**
+ * A FIFO as a socket over a raw, non-blocking descriptor: opening a FIFO nobody writes to must
+ * not hang, and the socket owns (and closes) the descriptor.
+ */
+async function openFifo(path: string): Promise<Readable> {
+  const fd = await new Promise<number>((resolve, reject) =>
+    openFd(path, constants.O_RDONLY | constants.O_NONBLOCK, (err, d) =>
+      err ? reject(cannotRead(path, err)) : resolve(d),
+    ),
+  );
+  return new Socket({ fd, readable: true, writable: false });
+}
+
+/** A stream of a non-regular, non-folder path (FIFO, device). */
+async function openSpecial(path: string, stats: Stats): Promise<Readable> {
+  if (stats.isFIFO()) return openFifo(path);
+  try {
+    const fh = await open(path, 'r');
+    return fh.createReadStream(); // closes the handle at its end or destroy
+  } catch (err) {
+    throw cannotRead(path, err);
+  }
+}
+
+const folderError = (path: string): CprcError =>
+  cannotRead(path, Object.assign(new Error('folder'), { code: 'EISDIR' }));
+
+/**
+ * Reads a whole file, FIFO or device with the `max-bytes` cap: a regular file larger than `max`
+ * is refused before reading; anything else is streamed and cut at `max` (so `/dev/zero` and an
+ * endless FIFO end at once) or ended after `idleMs` without data. A folder is an error here
+ * (the caller expands folders).
+ */
+export async function readPathCapped(path: string, max: number, idleMs: number): Promise<Buffer> {
+  const stats = await statPath(path);
+  if (stats.isDirectory()) throw folderError(path);
+  if (stats.isFile()) {
+    if (stats.size > max) throw tooLarge(path, max);
+    let fh: FileHandle;
+    try {
+      fh = await open(path, 'r');
+    } catch (err) {
+      throw cannotRead(path, err);
+    }
+    try {
+      const buf = await fh.readFile();
+      if (buf.length > max) throw tooLarge(path, max); // grew while read
+      return buf;
+    } catch (err) {
+      if (err instanceof CprcError) throw err;
+      throw cannotRead(path, err);
+    } finally {
+      await fh.close().catch(() => undefined);
+    }
+  }
+  return readStreamCapped(await openSpecial(path, stats), max, path, idleMs);
+}
+
+/** Opens a path as a stream for line reading (NDJSON), whatever kind of file it is. */
+export async function openPathStream(path: string): Promise<Readable> {
+  const stats = await statPath(path);
+  if (stats.isDirectory()) throw folderError(path);
+  if (stats.isFile()) {
+    try {
+      const fh = await open(path, 'r');
+      return fh.createReadStream();
+    } catch (err) {
+      throw cannotRead(path, err);
+    }
+  }
+  return openSpecial(path, stats);
+}
+
+/** One line of an NDJSON input (without its line break; a trailing CR removed). */
+export interface Line {
+  /** 1-based line number. */
+  number: number;
+  /** The line's bytes. */
+  bytes: Buffer;
+}
+
+/**
+ * Splits a byte stream into lines, holding at most one line in memory: a line longer than
+ * `max` bytes (a 600 MB input without a line break) ends the read with the `max-bytes` error at
+ * once. `head` is data already read from the stream's start.
+ */
+export async function* splitLines(
+  chunks: AsyncIterable<Buffer>,
+  max: number,
+  what: string,
+  head?: Buffer,
+): AsyncGenerator<Line> {
+  let pending: Buffer[] = [];
+  let pendingSize = 0;
+  let number = 0;
+  const emit = (last: Buffer): Line => {
+    const bytes = pending.length === 0 ? last : Buffer.concat([...pending, last], pendingSize + last.length);
+    pending = [];
+    pendingSize = 0;
+    number++;
+    const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
+    return { number, bytes: bytes.subarray(0, end) };
+  };
+  async function* all(): AsyncGenerator<Buffer> {
+    if (head && head.length > 0) yield head;
+    yield* chunks;
+  }
+  for await (const chunk of all()) {
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(0x0a, start);
+      if (nl < 0) break;
+      const part = chunk.subarray(start, nl);
+      if (pendingSize + part.length > max) throw tooLarge(`line ${number + 1} of ${what}`, max);
+      yield emit(part);
+      start = nl + 1;
+    }
+    if (start < chunk.length) {
+      const rest = chunk.subarray(start);
+      pendingSize += rest.length;
+      if (pendingSize > max) throw tooLarge(`line ${number + 1} of ${what}`, max);
+      pending.push(rest);
+    }
+  }
+  if (pendingSize > 0) yield emit(Buffer.alloc(0));
+}

@@ -1,0 +1,64 @@
+/**
+ * Payee suite, profile section 2: the optional test clock of the payee harness
+ * (`POST {harness}/clock {"advance_seconds": N}` -> 200 `{"now": "<RFC 3339>"}`). The expiry
+ * checks use it when it works (no sleep); this file grades the clock itself, so that a clock that
+ * answers but advances nothing is caught here and never trusted by the expiry checks.
+ */
+import { parseRfc3339, validateMessage } from '../../src/validator/index.js';
+import { assertThat, check, skip } from '../_lib/index.js';
+import { advanceClock, CLOCK_SLACK_SECONDS, clockVerdict, harness, payeeNowMs } from './_support.js';
+
+describe('profile section 2: the optional test clock of the payee harness', () => {
+  check(
+    'test-clock-advances-every-expiry-never-back',
+    ['PRF-2-HARNESS-CLOCK'],
+    'the optional test clock answers 200 {now}, moves every expiry decision forward by the seconds asked, and never moves back',
+    async () => {
+      harness();
+      const verdict = await clockVerdict();
+      if (verdict.kind === 'absent') skip(`${verdict.reason}; the test clock is optional (profile 2)`);
+      assertThat(verdict.kind === 'working', verdict.kind === 'idle' ? verdict.reason : '');
+
+      // the answer: 200 {"now": RFC 3339 with Z}, at least the seconds asked after the previous now
+      const first = await advanceClock(1);
+      assertThat(
+        first.ok,
+        `POST {harness}/clock {"advance_seconds": 1} answers 200 (${first.ok ? '' : JSON.stringify(first.error)})`,
+      );
+      if (first.status !== undefined)
+        assertThat(first.status === 200, `the clock answers HTTP 200 (got ${first.status})`);
+      const shape = validateMessage('harness/clock-response', first.value);
+      assertThat(
+        shape.valid,
+        `the clock answer is {"now": "<RFC 3339 with Z>"}: ${shape.findings.map((f) => `${f.path} ${f.message}`).join('; ')}`,
+      );
+      const t1 = parseRfc3339(first.value.now);
+      assertThat(t1 !== null, `"now" is an RFC 3339 timestamp (got ${JSON.stringify(first.value.now)})`);
+      const started = Date.now();
+      const second = await advanceClock(30);
+      assertThat(
+        second.ok,
+        `POST {harness}/clock {"advance_seconds": 30} answers 200 (${second.ok ? '' : JSON.stringify(second.error)})`,
+      );
+      const t2 = parseRfc3339(second.value.now);
+      assertThat(t2 !== null, `"now" is an RFC 3339 timestamp (got ${JSON.stringify(second.value.now)})`);
+      const moved = (t2.epochMs - t1.epochMs) / 1000;
+      const elapsed = (Date.now() - started) / 1000;
+      assertThat(
+        moved >= 30 - 1 && moved <= 30 + elapsed + CLOCK_SLACK_SECONDS,
+        `advanced 30 s, "now" moves forward by 30 s (from ${first.value.now} to ${second.value.now}: ${moved} s)`,
+      );
+
+      // never back: a negative advance is refused, or leaves now where it was (or later)
+      const before = payeeNowMs();
+      const back = await advanceClock(-60);
+      if (back.ok) {
+        const t3 = parseRfc3339(back.value.now);
+        assertThat(
+          t3 !== null && t3.epochMs >= before - 1000,
+          `the clock never moves back: asked to advance -60 s it answered now ${back.value.now}, before its previous now ${new Date(before).toISOString()}`,
+        );
+      }
+    },
+  );
+});

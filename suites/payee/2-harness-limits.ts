@@ -1,0 +1,250 @@
+/**
+ * Payee suite, profile section 2: every limit of the payee harness at its boundary, on both sides
+ * (140 vs 141 code points, astral characters included; the token lifetime and the validity window
+ * at and just over the payee's own cap), and requests the payee cannot honour as asked (over-long
+ * texts, extensions a CPR cannot carry): answered 400 INVALID_REQUEST or with a conformant CPR.
+ */
+import { decodeCprUri } from '../../src/codec/index.js';
+import { parseRfc3339, validateCpr } from '../../src/validator/index.js';
+import {
+  assertThat,
+  type CreatedRequest,
+  check,
+  type HarnessResult,
+  type PayeeRequestParams,
+  skip,
+} from '../_lib/index.js';
+import {
+  CORPUS_AMOUNT,
+  createRequest,
+  GRADED_ELSEWHERE,
+  harness,
+  maxValiditySeconds,
+  payeeNowMs,
+  referenceRequest,
+  servedRails,
+} from './_support.js';
+
+/** A validity far above any sensible ceiling: 100 years, in seconds. */
+const HUNDRED_YEARS_SECONDS = 100 * 365 * 24 * 3600;
+/** A token lifetime above every ceiling. */
+const LONG_TTL_SECONDS = 3600;
+
+/** A text of exactly `n` code points: astral (two UTF-16 units each), BMP, or mixed. */
+function text(n: number, kind: 'astral' | 'bmp' | 'mixed'): string {
+  if (kind === 'astral') return '\u{1F4B6}'.repeat(n); // 💶
+  if (kind === 'bmp') return 'ä'.repeat(n);
+  return `${'a'.repeat(n - 1)}\u{1D11E}`; // the last code point is astral
+}
+
+/** The CPR of an inline harness answer. */
+function inlineDocument(uri: string, what: string): Record<string, unknown> {
+  const d = decodeCprUri(uri);
+  assertThat(d.ok && d.value.kind === 'inline', `${what}: an inline delivery yields cpr://inline/<data>`);
+  return d.value.document;
+}
+
+/** Error findings of the validator (payee reading) on a CPR, as lines. */
+function nonConformities(doc: unknown, exclude: ReadonlySet<string> = new Set()): string[] {
+  return validateCpr(doc, { mode: 'payee', maxValiditySeconds: maxValiditySeconds() })
+    .findings.filter((f) => f.severity === 'error' && !exclude.has(f.requirement))
+    .map((f) => `[${f.requirement}] ${f.path || '(root)'}: ${f.message}`);
+}
+
+/** The base params of a request on `rail` (its corpus amount). */
+function onRail(rail: string): Partial<PayeeRequestParams> {
+  const amount = CORPUS_AMOUNT[rail];
+  return { rail_hint: rail, ...(amount === undefined ? {} : { amount }) };
+}
+
+/** The window expires_at - created_at of a CPR, seconds. */
+function windowSeconds(doc: Record<string, unknown>, what: string): number {
+  const c = typeof doc.created_at === 'string' ? parseRfc3339(doc.created_at) : null;
+  const e = typeof doc.expires_at === 'string' ? parseRfc3339(doc.expires_at) : null;
+  assertThat(c !== null && e !== null, `${what}: created_at and expires_at are RFC 3339 timestamps`);
+  return (e.epochMs - c.epochMs) / 1000;
+}
+
+/**
+ * The requirements a plain request on `rail` already breaks (graded by the document checks): a
+ * request's own answer is judged only on what the request itself introduced.
+ */
+async function baselineBroken(rail: string): Promise<Set<string>> {
+  const created = await createRequest({ ...onRail(rail), delivery: 'inline' });
+  const doc = inlineDocument(created.uri, `a plain ${rail} request`);
+  return new Set(nonConformities(doc).map((l) => l.slice(1, l.indexOf(']'))));
+}
+
+/** Judges one answer to a request the payee may not be able to honour (profile 2). */
+function judgeUnserviceable(
+  r: HarnessResult<CreatedRequest>,
+  what: string,
+  baseline: ReadonlySet<string>,
+  problems: string[],
+): void {
+  if (!r.ok) {
+    const { code, status } = r.error;
+    if (code !== 'INVALID_REQUEST' || (status !== undefined && status !== 400))
+      problems.push(
+        `${what}: refused with ${status === undefined ? '' : `HTTP ${status} `}${code ?? 'no code'}, not 400 INVALID_REQUEST`,
+      );
+    return;
+  }
+  const d = decodeCprUri(r.value.uri);
+  if (!d.ok || d.value.kind !== 'inline') {
+    problems.push(`${what}: honoured, but the answer is not an inline cpr:// URI`);
+    return;
+  }
+  const bad = nonConformities(d.value.document, baseline);
+  if (bad.length > 0)
+    problems.push(`${what}: honoured with a non-conformant CPR: ${bad.slice(0, 3).join('; ')}`);
+}
+
+describe('profile section 2: harness limits at their boundary, and requests the payee cannot honour', () => {
+  check(
+    'memo-140-code-points-carried-unchanged-astral',
+    ['PRF-2-LENGTH-CODE-POINTS', 'PRF-2-HARNESS-REQUESTS'],
+    'a memo of exactly 140 code points (astral characters included) is carried unchanged, on every rail the payee serves',
+    async () => {
+      harness();
+      const problems: string[] = [];
+      for (const rail of await servedRails()) {
+        const baseline = new Set([...GRADED_ELSEWHERE, ...(await baselineBroken(rail))]);
+        for (const kind of ['astral', 'bmp', 'mixed'] as const) {
+          const memo = text(140, kind);
+          const what = `a ${rail} request with a memo of 140 ${kind} code points (${memo.length} UTF-16 units)`;
+          const r = await harness().createRequest({ ...onRail(rail), memo, delivery: 'inline' });
+          if (!r.ok) {
+            problems.push(
+              `${what}: refused (${[r.error.status && `HTTP ${r.error.status}`, r.error.code, r.error.message].filter(Boolean).join(', ')})`,
+            );
+            continue;
+          }
+          const doc = inlineDocument(r.value.uri, what);
+          if (doc.memo !== memo)
+            problems.push(
+              `${what}: the CPR's memo is not the memo asked (${JSON.stringify(String(doc.memo).slice(0, 20))}...)`,
+            );
+          const bad = nonConformities(doc, baseline);
+          if (bad.length > 0) problems.push(`${what}: ${bad.slice(0, 2).join('; ')}`);
+        }
+      }
+      assertThat(
+        problems.length === 0,
+        `a 140-code-point memo is within the limit; ${problems.length} problem(s): ${problems.slice(0, 4).join(' | ')}`,
+      );
+    },
+  );
+
+  check(
+    'unserviceable-request-answered-400-or-conformant-cpr',
+    ['PRF-2-HARNESS-UNSERVICEABLE'],
+    'a harness request the payee cannot honour as asked (over-long texts, an unserved rail, extensions a CPR cannot carry) is answered 400 INVALID_REQUEST or with a conformant CPR',
+    async () => {
+      const h = harness();
+      const problems: string[] = [];
+      const rails = await servedRails();
+      for (const rail of rails) {
+        const baseline = await baselineBroken(rail);
+        for (const kind of ['astral', 'bmp', 'mixed'] as const) {
+          const memo = text(141, kind);
+          judgeUnserviceable(
+            await h.createRequest({ ...onRail(rail), memo, delivery: 'inline' }),
+            `a ${rail} request with a memo of 141 ${kind} code points`,
+            baseline,
+            problems,
+          );
+        }
+        judgeUnserviceable(
+          await h.createRequest({
+            ...onRail(rail),
+            extensions: { 'com.example:checkout': { payer_name: 'A. Payer', note: 'gift' } },
+            delivery: 'inline',
+          }),
+          `a ${rail} request whose extensions carry payer data`,
+          baseline,
+          problems,
+        );
+      }
+      // a rail the payee does not serve is refused by definition (servedRails); any other rail
+      // value is a malformed request (PRF-1-INVALID-REQUEST)
+      assertThat(
+        problems.length === 0,
+        `every such request is refused with 400 INVALID_REQUEST or honoured conformantly; ${problems.length} problem(s): ${problems.slice(0, 4).join(' | ')}`,
+      );
+    },
+  );
+
+  check(
+    'validity-seconds-boundary-at-and-over-cap',
+    ['PRF-2-HARNESS-VALIDITY'],
+    'validity_seconds at the payee’s own cap is granted exactly, one second over it is capped to it, one second under it is granted exactly',
+    async () => {
+      harness();
+      const windowOf = async (seconds: number) => {
+        const created = await createRequest({ delivery: 'inline', validity_seconds: seconds });
+        return windowSeconds(
+          inlineDocument(created.uri, `validity_seconds ${seconds}`),
+          `validity_seconds ${seconds}`,
+        );
+      };
+      const cap = await windowOf(HUNDRED_YEARS_SECONDS);
+      assertThat(
+        Number.isInteger(cap) && cap > 1,
+        `asked for 100 years, the payee grants a window of whole seconds (got ${cap} s)`,
+      );
+      for (const [asked, want] of [
+        [cap + 1, cap],
+        [cap, cap],
+        [cap - 1, cap - 1],
+      ] as const) {
+        const got = await windowOf(asked);
+        assertThat(
+          Math.abs(got - want) < 1,
+          `the payee caps validity at ${cap} s (what it grants for 100 years): asked validity_seconds ${asked}, the window is ${want} s (got ${got} s)`,
+        );
+      }
+    },
+  );
+
+  check(
+    'token-ttl-seconds-boundary-at-and-over-cap',
+    ['PRF-2-HARNESS-TOKEN-TTL'],
+    'token_ttl_seconds one second over the payee’s own cap is capped to it, one second under it is granted exactly',
+    async () => {
+      harness();
+      const lifeOf = async (seconds: number) => {
+        // the payee's now when it issued the token: midway between asking and the answer
+        const asked = payeeNowMs();
+        const r = await referenceRequest({ token_ttl_seconds: seconds });
+        const now = (asked + payeeNowMs()) / 2;
+        if (r.token_expires_at === undefined)
+          skip('the payee harness does not report token_expires_at, so the token lifetime cannot be read');
+        const at = Date.parse(r.token_expires_at);
+        assertThat(
+          Number.isFinite(at),
+          `token_expires_at is a timestamp (got ${JSON.stringify(r.token_expires_at)})`,
+        );
+        return { life: (at - now) / 1000, whole: !/\.\d*[1-9]\d*Z$/i.test(r.token_expires_at) };
+      };
+      const small = await lifeOf(30);
+      const big = await lifeOf(LONG_TTL_SECONDS);
+      // the suite and the payee may disagree on now: measure it on a lifetime below any cap
+      const skew = small.life - 30;
+      const cap = Math.round(big.life - skew);
+      if (cap <= 31) skip(`the payee's token lifetime cap (${cap} s) leaves no room below it to probe`);
+      const over = await lifeOf(cap + 1);
+      const under = await lifeOf(cap - 1);
+      // a payee writing whole seconds blurs its answers by up to a second
+      const tolerance = small.whole || big.whole || over.whole || under.whole ? 1 : 0.75;
+      assertThat(
+        Math.abs(over.life - big.life) < tolerance,
+        `asked token_ttl_seconds ${cap + 1}, one over the payee's cap of ${cap} s, the lifetime is capped at ${cap} s (got ${(over.life - skew).toFixed(1)} s)`,
+      );
+      assertThat(
+        Math.abs(under.life - (big.life - 1)) < tolerance,
+        `asked token_ttl_seconds ${cap - 1}, one under the payee's cap of ${cap} s, the lifetime is ${cap - 1} s (got ${(under.life - skew).toFixed(1)} s)`,
+      );
+    },
+  );
+});

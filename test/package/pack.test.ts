@@ -1,0 +1,134 @@
+/**
+ * What `npm pack` ships: the compiled package, its declarations, the schemas and the catalog,
+ * the licence and the README; never tests, fixtures, benches or sources. Also that every
+ * declaration file a consumer's TypeScript reads finds the packages it names among our
+ * dependencies (the `@types` ones included).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  license: string;
+  types: string;
+  bin: Record<string, string>;
+  exports: Record<string, string | Record<string, string>>;
+  dependencies: Record<string, string>;
+};
+
+/** Every path the tarball may hold. */
+const ALLOWED = [
+  /^package\.json$/,
+  /^README\.md$/,
+  /^LICENSE$/,
+  /^bin\/cprc\.js$/,
+  /^dist\/schemas-compiled\.mjs$/,
+  /^dist\/(src|suites)\/.+\.(js|d\.ts|js\.map)$/,
+  /^schemas\/.+\.schema\.json$/,
+  /^suites\/catalog\/[a-z-]+\.json$/,
+  /^docs\/profile\.md$/,
+];
+const FORBIDDEN = /(^|\/)(test|tests|__tests__|fixtures|bench|examples)\/|\.test\.|\.bench\.|^src\//;
+
+let files: string[] = [];
+
+beforeAll(() => {
+  // --ignore-scripts: lists what the last build (npm test builds first) would ship, without rebuilding
+  const out = execFileSync(NPM, ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  files = (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0]?.files.map((f) => f.path) ?? [];
+});
+
+/** Bare module specifiers a declaration file imports or references. */
+function specifiers(dts: string): string[] {
+  const code = dts.replace(/\/\*[\s\S]*?\*\//g, '');
+  const found = new Set<string>();
+  for (const re of [
+    /\bfrom\s+['"]([^'"]+)['"]/g,
+    /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+    /^\s*import\s+['"]([^'"]+)['"]/gm,
+    /<reference\s+types=["']([^"']+)["']/g,
+  ]) {
+    for (const m of code.matchAll(re)) if (m[1] && !m[1].startsWith('.')) found.add(m[1]);
+  }
+  if (/\b(Buffer|NodeJS)\b/.test(code)) found.add('node');
+  return [...found];
+}
+
+/** The dependency a specifier needs for its types: the package itself or its `@types` package. */
+function typesPackage(specifier: string): string {
+  if (specifier === 'node' || specifier.startsWith('node:')) return '@types/node';
+  const parts = specifier.split('/');
+  const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] as string);
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8'));
+  const ownTypes =
+    manifest.types !== undefined ||
+    manifest.typings !== undefined ||
+    JSON.stringify(manifest.exports ?? {}).includes('"types"') ||
+    existsSync(join(ROOT, 'node_modules', name, 'index.d.ts'));
+  return ownTypes ? name : `@types/${name.replace(/^@/, '').replace('/', '__')}`;
+}
+
+describe('npm pack', () => {
+  it('ships only the compiled package, schemas, catalog, licence and README', () => {
+    expect(files.length).toBeGreaterThan(100);
+    const unexpected = files.filter((f) => !ALLOWED.some((re) => re.test(f)));
+    expect(unexpected).toEqual([]);
+    expect(files.filter((f) => FORBIDDEN.test(f))).toEqual([]);
+    for (const required of [
+      'LICENSE',
+      'README.md',
+      'package.json',
+      'dist/schemas-compiled.mjs',
+      'suites/catalog/requirements.json',
+      'schemas/cpr/cpr-payee.schema.json',
+      'schemas/tool/results.schema.json',
+    ]) {
+      expect(files).toContain(required);
+    }
+    expect(files.some((f) => f.startsWith('dist/suites/'))).toBe(true);
+  });
+
+  it('holds every file package.json names: bin, types and each exports condition', () => {
+    const named = [pkg.types, ...Object.values(pkg.bin)];
+    for (const target of Object.values(pkg.exports)) {
+      named.push(...(typeof target === 'string' ? [target] : Object.values(target)));
+    }
+    for (const path of named) expect(files, path).toContain(path.replace(/^\.\//, ''));
+    // types come from built declarations, never from TypeScript sources
+    for (const target of Object.values(pkg.exports)) {
+      if (typeof target !== 'string') expect(target.types).toMatch(/^\.\/dist\/.+\.d\.ts$/);
+    }
+  });
+
+  it('ships a declaration next to every compiled module of dist/src', () => {
+    const js = files.filter((f) => /^dist\/src\/.+\.js$/.test(f));
+    expect(js.length).toBeGreaterThan(50);
+    expect(js.filter((f) => !files.includes(f.replace(/\.js$/, '.d.ts')))).toEqual([]);
+  });
+
+  it('lists as dependencies every package (and @types package) the shipped declarations need', () => {
+    const needed = new Set<string>();
+    for (const file of files.filter((f) => f.endsWith('.d.ts'))) {
+      for (const spec of specifiers(readFileSync(join(ROOT, file), 'utf8'))) {
+        if (spec !== pkg.name && !spec.startsWith(`${pkg.name}/`)) needed.add(typesPackage(spec));
+      }
+    }
+    expect(needed).toContain('@types/node');
+    expect([...needed].filter((name) => !(name in pkg.dependencies)).sort()).toEqual([]);
+  });
+
+  it('carries the Apache-2.0 licence package.json declares', () => {
+    expect(pkg.license).toBe('Apache-2.0');
+    const text = readFileSync(join(ROOT, 'LICENSE'), 'utf8');
+    expect(text).toMatch(/^\s*Apache License\s+Version 2\.0, January 2004/);
+    expect(text).toContain('END OF TERMS AND CONDITIONS');
+  });
+});

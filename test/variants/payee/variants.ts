@@ -1,0 +1,147 @@
+/**
+ * Permitted variants of the payee: the reference payee with one choice flipped that profile
+ * section 2 allows. Each must pass the whole payee suite (no failure, warning or error).
+ */
+import { randomBytes } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { createServer } from 'node:net';
+import { encodeReferenceUri } from '../../../src/codec/index.js';
+import {
+  type CreateRequestParams,
+  ReferencePayee,
+  TOKEN_RANDOM_BYTES,
+  TokenStore,
+} from '../../../src/reference/payee/index.js';
+import { withUri } from '../../broken/payee/_harness.js';
+import { rewriteAnswer } from '../../broken/payee/_rewrite.js';
+import { startBrokenPayee } from '../../broken/payee/_start.js';
+import type { PermittedVariant } from '../../broken/types.js';
+
+/** Tokens in lowercase hex (160 bits, 40 hex digits). */
+class HexTokenStore extends TokenStore {
+  override generateToken(): string {
+    return randomBytes(TOKEN_RANDOM_BYTES).toString('hex');
+  }
+}
+
+/** Cuts a memo over 140 code points to its first 140 (whole code points, never half a pair). */
+class TruncatingPayee extends ReferencePayee {
+  protected override createRequest(body: unknown, res: ServerResponse): Promise<void> {
+    const memo = (body as { memo?: unknown } | null)?.memo;
+    if (typeof memo === 'string' && [...memo].length > 140)
+      return super.createRequest({ ...(body as object), memo: [...memo].slice(0, 140).join('') }, res);
+    return super.createRequest(body, res);
+  }
+}
+
+/** Answers a non-UUID request_id with 404 REQUEST_UNKNOWN (it was never issued). */
+class NotFoundIdPayee extends ReferencePayee {
+  protected override answerNonUuidFulfillment(_requestId: string, res: ServerResponse): void {
+    const text = JSON.stringify({
+      error: { code: 'REQUEST_UNKNOWN', message: 'this payee never issued a request with this request_id' },
+    });
+    res.writeHead(404, {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(text)),
+    });
+    res.end(text);
+  }
+}
+
+/** Writes reference URIs whose endpoint is the whole retrieval URL `{base_url}/cpr/{token}`. */
+class FullEndpointPayee extends ReferencePayee {
+  protected override createRequest(body: unknown, res: ServerResponse): Promise<void> {
+    rewriteAnswer(res, async (a) => {
+      const json = a.json as { uri?: unknown; qr_png_base64?: unknown } | undefined;
+      if (a.status !== 201 || typeof json?.uri !== 'string') return a;
+      const m = /^cpr:\/\/([^?]+)\?endpoint=(.+)$/.exec(json.uri);
+      if (m === null) return a;
+      const token = m[1] as string;
+      const endpoint = `${decodeURIComponent(m[2] as string).replace(/\/+$/, '')}/cpr/${token}`;
+      return {
+        ...a,
+        json: await withUri(json as Record<string, unknown>, encodeReferenceUri(token, endpoint)),
+      };
+    });
+    return super.createRequest(body, res);
+  }
+}
+
+/** Serves only some rails: the others are refused with 400 INVALID_REQUEST. */
+class SomeRailsPayee extends ReferencePayee {
+  protected override refusal(params: CreateRequestParams): string | undefined {
+    if (params.railHint === 'UPI' || params.railHint === 'SWIFT' || params.railHint === 'ON_CHAIN')
+      return `this payee does not serve the rail ${params.railHint}; it serves SEPA_CT, SEPA_INST, ACH, PIX and OPEN`;
+    return super.refusal(params);
+  }
+}
+
+/** A loopback URL on which nothing listens (a port bound, then released). */
+async function deadPlainUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
+
+/** Every permitted variant of the payee. */
+export const payeeVariants: PermittedVariant[] = [
+  {
+    id: 'payee-variant-hex-tokens',
+    target: 'payee',
+    choice: 'tokens are written in lowercase hex (160 bits) instead of base32',
+    clause: 'profile 2: "written in lowercase base32 (RFC 4648 alphabet, no padding) or lowercase hex"',
+    start: ({ workDir }) => startBrokenPayee(workDir, { tokenStore: new HexTokenStore() }),
+  },
+  {
+    id: 'payee-variant-truncates-memo',
+    target: 'payee',
+    choice: 'a harness memo over 140 code points is honoured, cut to its first 140 code points',
+    clause: 'profile 2: "answered 400 INVALID_REQUEST, or honoured with a CPR that is itself conformant"',
+    start: ({ workDir }) => startBrokenPayee(workDir, {}, TruncatingPayee),
+  },
+  {
+    id: 'payee-variant-non-uuid-fulfillment-404',
+    target: 'payee',
+    choice: 'a fulfillment whose request_id is a string but not a UUID answers 404 REQUEST_UNKNOWN',
+    clause: 'profile 2: "may be answered 400 INVALID_REQUEST or 404 REQUEST_UNKNOWN"',
+    start: ({ workDir }) => startBrokenPayee(workDir, {}, NotFoundIdPayee),
+  },
+  {
+    id: 'payee-variant-endpoint-full-path',
+    target: 'payee',
+    choice: 'reference URIs carry the whole retrieval URL as endpoint ({base_url}/cpr/{token})',
+    clause: 'profile 2: "A reader also accepts an endpoint that already ends in /cpr/{token}"',
+    start: ({ workDir }) => startBrokenPayee(workDir, {}, FullEndpointPayee),
+  },
+  {
+    id: 'payee-variant-no-clock',
+    target: 'payee',
+    choice: 'the harness offers no test clock (expiry checks wait or skip)',
+    clause:
+      'profile 2: "Optional test clock ... Without it a suite waits for real expiry when the wait is short"',
+    start: ({ workDir }) => startBrokenPayee(workDir, { testClock: false }),
+  },
+  {
+    id: 'payee-variant-no-plain-listener',
+    target: 'payee',
+    choice:
+      'nothing listens on plain HTTP (the configured plain address refuses connections) instead of answering 426',
+    clause: 'spec 5 rule 5 / profile 5: "plain_http_url is where the payee listens without TLS, if anywhere"',
+    start: async ({ workDir }) => {
+      const started = await startBrokenPayee(workDir, { plainHttp: false });
+      const payee = started.config.payee;
+      if (payee) payee.plain_http_url = await deadPlainUrl();
+      return started;
+    },
+  },
+  {
+    id: 'payee-variant-some-rails',
+    target: 'payee',
+    choice:
+      'the payee serves five rails and refuses UPI, SWIFT and ON_CHAIN requests with 400 INVALID_REQUEST',
+    clause: 'profile 2: "a rail it does not serve ... is answered 400 INVALID_REQUEST"',
+    start: ({ workDir }) => startBrokenPayee(workDir, {}, SomeRailsPayee),
+  },
+];
