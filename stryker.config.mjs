@@ -4,6 +4,7 @@
 import { SCOPES } from './scripts/mutation-scopes.mjs';
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+// biome-ignore lint/style/noDefaultExport: StrykerJS reads the default export of its configuration file
 export default {
   testRunner: 'cpr',
   plugins: ['./scripts/mutation-runner.mjs'],

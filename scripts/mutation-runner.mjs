@@ -112,10 +112,13 @@ class CprTestRunner {
     if (!this.vitest.has(folder)) {
       const child = this.injector.provideValue(commonTokens.options, {
         ...this.options,
-        vitest: { related: false },
+        vitest: { related: false, configFile: 'scripts/mutation-vitest.config.mjs' },
       });
       const runner = child.injectFunction(vitestPlugins[0].factory);
-      this.vitest.set(folder, runner.init().then(() => runner));
+      this.vitest.set(
+        folder,
+        runner.init().then(() => runner),
+      );
     }
     return this.vitest.get(folder);
   }
@@ -144,7 +147,9 @@ class CprTestRunner {
           .map((f) => join(this.root, folder, String(f)));
         const r = await vitest.dryRun({ ...options, coverageAnalysis: 'perTest', testFiles });
         if (r.status !== DryRunStatus.Complete) {
-          return r.status === DryRunStatus.Timeout ? r : { ...r, errorMessage: `${observer}: ${r.errorMessage}` };
+          return r.status === DryRunStatus.Timeout
+            ? r
+            : { ...r, errorMessage: `${observer}: ${r.errorMessage}` };
         }
         const failed = r.tests.filter((t) => t.status === TestStatus.Failed);
         if (failed.length > 0) {
@@ -154,7 +159,8 @@ class CprTestRunner {
           };
         }
         const mine = new Set(files.filter((f) => f.scope.observers.includes(observer)).flatMap((f) => f.ids));
-        const keep = (counts) => Object.fromEntries(Object.entries(counts ?? {}).filter(([id]) => mine.has(id)));
+        const keep = (counts) =>
+          Object.fromEntries(Object.entries(counts ?? {}).filter(([id]) => mine.has(id)));
         let reached = 0;
         for (const t of r.tests) {
           checks[t.id] = { observer };
@@ -164,7 +170,10 @@ class CprTestRunner {
         }
         const statics = keep(r.mutantCoverage?.static);
         staticHits = new Map([...staticHits, ...Object.entries(statics)]);
-        const union = new Set([...Object.keys(statics), ...Object.values(perTest).flatMap((c) => Object.keys(c))]);
+        const union = new Set([
+          ...Object.keys(statics),
+          ...Object.values(perTest).flatMap((c) => Object.keys(c)),
+        ]);
         for (const id of union) if (mine.has(id)) reached++;
         this.log.info(
           `${observer}: ${r.tests.length} tests on the unmutated code in ${Date.now() - started} ms, none failed; reaches ${reached} mutants of its scopes`,
@@ -177,7 +186,8 @@ class CprTestRunner {
         return { status: DryRunStatus.Timeout, reason: `${observer}: ${outcome.reason}` };
       }
       if (outcome.kind !== 'survived') {
-        const why = outcome.kind === 'killed' ? `fails on the unmutated code: ${outcome.message}` : outcome.message;
+        const why =
+          outcome.kind === 'killed' ? `fails on the unmutated code: ${outcome.message}` : outcome.message;
         return { status: DryRunStatus.Error, errorMessage: `${observer} ${why}` };
       }
       // only the mutants of the scopes this observer judges count as reached by it
@@ -193,7 +203,7 @@ class CprTestRunner {
           byTitle.set(c.full_title, [...(byTitle.get(c.full_title) ?? []), c.id]);
           tests.push({
             id: c.id,
-            name: c.full_title,
+            name: `${c.id}: ${c.full_title}`,
             status: c.state === 'skipped' ? TestStatus.Skipped : TestStatus.Success,
             timeSpentMs: c.duration_ms ?? 0,
           });
@@ -237,7 +247,9 @@ class CprTestRunner {
       ? JSON.parse(readFileSync(join(this.root, CHECKS_FILE), 'utf8'))
       : {};
     const env = { __STRYKER_ACTIVE_MUTANT__: options.activeMutant.id };
-    const deadline = Date.now() + options.timeout;
+    // a little before StrykerJS's own limit, so this runner stops its process groups itself (a
+    // worker StrykerJS kills at its limit would leave them running)
+    const deadline = Date.now() + Math.max(1000, options.timeout - 3000);
     let nrOfTests = 0;
     for (const observer of scope.observers) {
       // the checks of this observer that reach the mutant (all of them when StrykerJS gives no filter)
@@ -309,12 +321,16 @@ class CprTestRunner {
       String(this.settings.checkTimeoutMs),
       '--reports',
       reports,
+      // a backstop: the run stops itself even if this worker is gone
+      '--max-duration',
+      String(Math.ceil(timeoutMs) + 2000),
       ...(this.settings.bail ? ['--bail'] : []),
       ...(grep ? ['--grep', grep] : []),
     ];
     const run = await runProcess(process.execPath, args, env, this.root, timeoutMs);
     try {
-      if (run.timedOut) return { kind: 'timeout', reason: `cprc run --target ${target} exceeded ${timeoutMs} ms` };
+      if (run.timedOut)
+        return { kind: 'timeout', reason: `cprc run --target ${target} exceeded ${timeoutMs} ms` };
       const file = join(reports, 'results.json');
       if (run.code === 2 || !existsSync(file)) {
         // no check ran: the mutated reference stack did not start (a real run would stop at its
@@ -383,7 +399,8 @@ class CprTestRunner {
       };
     }
     if (r.status === MutantRunStatus.Survived) return { kind: 'survived', tests: r.nrOfTests };
-    if (r.status === MutantRunStatus.Timeout) return { kind: 'timeout', reason: r.reason ?? `vitest ${folder}` };
+    if (r.status === MutantRunStatus.Timeout)
+      return { kind: 'timeout', reason: r.reason ?? `vitest ${folder}` };
     return { kind: 'harness', message: `vitest ${folder}: ${oneLine(r.errorMessage ?? 'error')}` };
   }
 
@@ -456,10 +473,13 @@ function runProcess(command, args, env, cwd, timeoutMs) {
         // already gone
       }
     };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      kill('SIGKILL');
-    }, Math.max(1, timeoutMs));
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        kill('SIGKILL');
+      },
+      Math.max(1, timeoutMs),
+    );
     child.on('error', (err) => keep(`spawn failed: ${err.message}`));
     child.on('close', (code, signal) => {
       clearTimeout(timer);

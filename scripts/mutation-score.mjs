@@ -124,7 +124,18 @@ function pct(x) {
 /** The table `npm run mutation` prints. */
 export function formatScores(scopes) {
   const rows = [
-    ['scope', 'mutants', 'killed', 'timeout', 'survived', 'no cov', 'harness err', 'score', 'annotated', 'verdict'],
+    [
+      'scope',
+      'mutants',
+      'killed',
+      'timeout',
+      'survived',
+      'no cov',
+      'harness err',
+      'score',
+      'annotated',
+      'verdict',
+    ],
   ];
   for (const s of scopes) {
     rows.push([
@@ -141,7 +152,12 @@ export function formatScores(scopes) {
     ]);
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  const lines = rows.map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd());
+  const lines = rows.map((r) =>
+    r
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd(),
+  );
   lines.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '));
   lines.push(
     '',
@@ -149,10 +165,14 @@ export function formatScores(scopes) {
   );
   for (const s of scopes) {
     for (const a of s.unreasoned) {
-      lines.push(`${s.name}: ${a.file}:${a.line} disables ${a.mutators} without a reason; give one after ":"`);
+      lines.push(
+        `${s.name}: ${a.file}:${a.line} disables ${a.mutators} without a reason; give one after ":"`,
+      );
     }
     if (s.harnessCrashes.length > 0) {
-      lines.push(`${s.name}: ${s.harnessCrashes.length} mutant(s) crashed the harness (no verdict); see the report`);
+      lines.push(
+        `${s.name}: ${s.harnessCrashes.length} mutant(s) crashed the harness (no verdict); see the report`,
+      );
     }
   }
   return lines.join('\n');
@@ -170,7 +190,9 @@ async function main(argv) {
   try {
     report = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    process.stderr.write(`mutation-score: ${file} is not JSON (${err.message}); run "npm run mutation" again\n`);
+    process.stderr.write(
+      `mutation-score: ${file} is not JSON (${err.message}); run "npm run mutation" again\n`,
+    );
     return 2;
   }
   const scopes = scoreReport(report);

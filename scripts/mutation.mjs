@@ -39,7 +39,13 @@ if (!existsSync(strykerBin)) {
 const started = Date.now();
 const run = spawnSync(
   process.execPath,
-  [strykerBin, 'run', 'stryker.config.mjs', ...(args.includes('--incremental') ? [] : ['--incremental']), ...args],
+  [
+    strykerBin,
+    'run',
+    'stryker.config.mjs',
+    ...(args.includes('--incremental') ? [] : ['--incremental']),
+    ...args,
+  ],
   { cwd: root, stdio: 'inherit' },
 );
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
@@ -53,5 +59,7 @@ if (!existsSync(reportFile)) {
   process.exit(1);
 }
 const scopes = scoreReport(JSON.parse(readFileSync(reportFile, 'utf8')), { root });
-process.stdout.write(`\nMutation score per scope (${minutes} min; reports/mutation/mutation.{json,html}):\n\n`);
+process.stdout.write(
+  `\nMutation score per scope (${minutes} min; reports/mutation/mutation.{json,html}):\n\n`,
+);
 process.stdout.write(`${formatScores(scopes)}\n`);

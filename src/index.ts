@@ -68,6 +68,17 @@ export {
 } from './drivers/index.js';
 export type * from './generated/index.js';
 export {
+  type CheckOutcome,
+  type ConformanceResults,
+  type FailureLevel,
+  type Level,
+  type RunEvent,
+  type State,
+  stateAtLevel,
+  type Target,
+  type TestResult,
+} from './model/results.js';
+export {
   DEFAULT_POLICY,
   type OperatorDeps,
   OperatorError,
@@ -99,7 +110,13 @@ export {
 } from './reference/tls.js';
 export { type ReferenceWallet, startReferenceWallet } from './reference/wallet.js';
 export { type ReportInput, type WriteReportsResult, writeReports } from './reporters/index.js';
-export { loadRunConfig, type RunSuitesOptions, type RunSuitesResult, runSuites } from './runner/index.js';
+export {
+  loadBaseline,
+  loadRunConfig,
+  type RunSuitesOptions,
+  type RunSuitesResult,
+  runSuites,
+} from './runner/index.js';
 export { getSchemaValidator, schemaIds } from './schemas/registry.js';
 export {
   type Finding,

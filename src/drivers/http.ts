@@ -224,6 +224,7 @@ export class HttpClient {
       headers['content-type'] ??= 'application/json';
     }
     const started = performance.now();
+    const sentAt = new Date().toISOString();
     const base = {
       kind: 'http' as const,
       method: req.method,
@@ -270,16 +271,15 @@ export class HttpClient {
           res.body.destroy();
           throw this.#oversize(total);
         }
-        // only what can still be evidence is kept beyond the cap check
         chunks.push(b);
       }
       text = Buffer.concat(chunks).toString('utf8');
     } catch (err) {
       const d = describeTransportError(err, this.timeoutMs);
-      const at = new Date().toISOString();
       if (isNoAnswer(d.code) && this.breakerThreshold > 0) {
         breaker.failures += 1;
-        breaker.since ??= at;
+        // the target stopped answering when the first unanswered request of the streak was sent
+        breaker.since ??= sentAt;
         breaker.cause = d.text;
         if (breaker.failures >= this.breakerThreshold) {
           breaker.open = { at: breaker.since, cause: d.text, failures: breaker.failures };
@@ -395,7 +395,7 @@ function flattenHeaders(h: Record<string, string | string[] | undefined>): Recor
  */
 export class ProtocolError extends DriverTransportError {
   /** The cause, in words (`a redirect (HTTP 302) to http://...`). */
-  readonly cause_text: string;
+  readonly causeText: string;
   /** HTTP status of the answer, when there was one. */
   readonly status: number | undefined;
 
@@ -403,7 +403,7 @@ export class ProtocolError extends DriverTransportError {
     const at = where?.url ? `${where.method ?? 'GET'} ${where.url}: ` : '';
     super('CPRC_DRIVER', `${at}protocol error: not a profile answer: ${cause}`);
     this.name = 'ProtocolError';
-    this.cause_text = cause;
+    this.causeText = cause;
     this.status = where?.status;
   }
 }

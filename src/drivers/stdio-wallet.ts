@@ -1,6 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { createInterface, type Interface } from 'node:readline';
+import { parseJsonAnswer } from './http.js';
 import { isWellFormedDeriveRequest, readDeriveAnswer } from './http-wallet.js';
 import type { Recorder } from './recorder.js';
 import { type DeriveInput, type DeriveResult, DriverTransportError, type WalletDriver } from './types.js';
@@ -191,15 +192,15 @@ export function createStdioWallet(opts: StdioWalletOptions): WalletDriver {
         `wallet command "${name}" answered a line larger than the cap of ${opts.maxLineBytes} bytes (limits.max_response_bytes)`,
       );
     }
-    let answer: unknown;
-    try {
-      answer = JSON.parse(line);
-    } catch {
+    // parsed as every target answer is: any depth is safe (beyond MAX_JSON_DEPTH a named error)
+    const parsed = parseJsonAnswer(line);
+    if (!('json' in parsed)) {
       throw new DriverTransportError(
         'CPRC_DRIVER',
-        `wallet command "${name}" wrote a line that is not JSON: ${JSON.stringify(redact(line.slice(0, 200)))}; it must answer each request with one JSON line on stdout (log to stderr)`,
+        `wallet command "${name}" wrote a line that is not JSON: ${JSON.stringify(redact(line.slice(0, 200)))} (${parsed.error}); it must answer each request with one JSON line on stdout (log to stderr)`,
       );
     }
+    const answer: unknown = parsed.json;
     return readDeriveAnswer(answer, {
       requestWellFormed: isWellFormedDeriveRequest(input),
       who: `wallet command "${name}"`,

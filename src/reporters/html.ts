@@ -228,9 +228,10 @@ export function renderHtml(model: ReportModel): string {
     '<!doctype html><html lang="en"><head><meta charset="utf-8">',
     `<meta http-equiv="Content-Security-Policy" content="${e(csp)}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>CPR conformance: ${doc.verdict === 'pass' ? 'PASS' : 'FAIL'}</title>`,
+    `<title>CPR conformance: ${doc.verdict === 'pass' ? 'PASS' : 'FAIL'} (${e(doc.level)})</title>`,
     `<style>${STYLE}</style></head><body>`,
-    `<h1>CPR conformance: <span class="verdict-${doc.verdict}">${doc.verdict === 'pass' ? 'PASS' : 'FAIL'}</span></h1>`,
+    `<h1>CPR conformance: <span class="verdict-${doc.verdict}">${doc.verdict === 'pass' ? 'PASS' : 'FAIL'}</span> (${e(doc.level)})</h1>`,
+    `<p>${e(String(doc.verdicts[doc.level].must_exercised))} of ${e(String(doc.verdicts[doc.level].must_applicable))} applicable MUST requirements exercised at level ${e(doc.level)}.</p>`,
   );
   if (doc.incomplete) {
     out.push(

@@ -70,7 +70,10 @@ export function renderSummary(model: ReportModel, options: SummaryOptions = {}):
   const catalog = new Map(model.catalog.map((requirement) => [requirement.id, requirement]));
   const out: string[] = [];
 
-  out.push(`# CPR conformance: ${doc.verdict === 'pass' ? 'PASS' : 'FAIL'}`, '');
+  out.push(
+    `# CPR conformance: ${doc.verdict === 'pass' ? 'PASS' : 'FAIL'} (${doc.level}): ${doc.verdicts[doc.level].must_exercised} of ${doc.verdicts[doc.level].must_applicable} applicable MUST requirements exercised`,
+    '',
+  );
   if (doc.incomplete) {
     out.push(
       `> [!WARNING]`,

@@ -76,6 +76,21 @@ function byId<T extends { id: string }>(items: readonly T[]): Map<string, T> {
 }
 
 /**
+ * Tests by check ID; should a run hold one ID twice (a test that is not a check, recorded
+ * twice), the later ones are told apart by their rank (`<id>#2`), so none is lost.
+ */
+function testsById(tests: readonly TestResult[]): Map<string, TestResult> {
+  const out = new Map<string, TestResult>();
+  const seen = new Map<string, number>();
+  for (const test of tests) {
+    const n = (seen.get(test.id) ?? 0) + 1;
+    seen.set(test.id, n);
+    out.set(n === 1 ? test.id : `${test.id}#${n}`, test);
+  }
+  return out;
+}
+
+/**
  * Compares two results documents.
  *
  * @example
@@ -85,8 +100,8 @@ function byId<T extends { id: string }>(items: readonly T[]): Map<string, T> {
  * ```
  */
 export function diffResults(before: ConformanceResults, after: ConformanceResults): ResultsDiff {
-  const oldTests = byId(before.tests);
-  const newTests = byId(after.tests);
+  const oldTests = testsById(before.tests);
+  const newTests = testsById(after.tests);
   const checks: CheckChange[] = [];
   const seeds: SeedChange[] = [];
   for (const id of new Set([...oldTests.keys(), ...newTests.keys()])) {

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { CprcError } from '../errors.js';
 import type { ConformanceResults } from '../model/results.js';
+import { isObject } from '../model/util.js';
 
 /** A results.json document with the text it was read from. */
 export interface LoadedResults {
@@ -15,10 +16,6 @@ export interface LoadedResults {
   text: string;
   /** The parsed document. */
   doc: ConformanceResults;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /**

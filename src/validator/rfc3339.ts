@@ -14,8 +14,6 @@ export interface Rfc3339Instant {
   offsetMinutes: number;
 }
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|([+-])(\d{2}):(\d{2}))$/;
-
 /**
  * Parses an RFC 3339 date-time (section 5.6 `date-time`), checking every field's range and the
  * day against the month (leap years included; a leap second `:60` counts as `:59`).
@@ -48,27 +46,65 @@ let ringNext = 0;
 /** Days in each month of a common year. */
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
+/** Value of `n` ASCII digits of `s` at `i`, or -1 when one is not a digit. */
+function digits(s: string, i: number, n: number): number {
+  let v = 0;
+  for (let k = i; k < i + n; k++) {
+    const d = s.charCodeAt(k) - 0x30;
+    if (d < 0 || d > 9) return -1;
+    v = v * 10 + d;
+  }
+  return v;
+}
+
 function parseUncached(text: string): Readonly<Rfc3339Instant> | null {
-  const m = RFC3339.exec(text);
-  if (!m) return null;
-  const year = Number(m[1]);
-  const month = Number(m[2]);
-  const day = Number(m[3]);
-  const hour = Number(m[4]);
-  const minute = Number(m[5]);
-  const second = Number(m[6]);
+  // date-time = YYYY-MM-DD "T" hh:mm:ss [.frac] ("Z" / +hh:mm / -hh:mm), T and Z in either case
+  const n = text.length;
+  if (n < 20) return null;
+  const year = digits(text, 0, 4);
+  const month = digits(text, 5, 2);
+  const day = digits(text, 8, 2);
+  const hour = digits(text, 11, 2);
+  const minute = digits(text, 14, 2);
+  const second = digits(text, 17, 2);
+  if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return null;
+  const t = text.charCodeAt(10);
+  if (
+    text.charCodeAt(4) !== 0x2d ||
+    text.charCodeAt(7) !== 0x2d ||
+    (t !== 0x54 && t !== 0x74) ||
+    text.charCodeAt(13) !== 0x3a ||
+    text.charCodeAt(16) !== 0x3a
+  ) {
+    return null;
+  }
+  let i = 19;
+  let fraction = 0;
+  if (text.charCodeAt(i) === 0x2e) {
+    const start = ++i;
+    while (i < n && text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x39) i++;
+    if (i === start) return null;
+    fraction = Number(`0.${text.slice(start, i)}`) * 1000;
+  }
+  if (i >= n) return null;
+  const z = text.charCodeAt(i);
+  let zulu = false;
+  let offsetMinutes = 0;
+  if (z === 0x5a || z === 0x7a) {
+    if (i + 1 !== n) return null;
+    zulu = true;
+  } else if (z === 0x2b || z === 0x2d) {
+    if (i + 6 !== n || text.charCodeAt(i + 3) !== 0x3a) return null;
+    const oh = digits(text, i + 1, 2);
+    const om = digits(text, i + 4, 2);
+    if (oh < 0 || om < 0 || oh > 23 || om > 59) return null;
+    offsetMinutes = (z === 0x2d ? -1 : 1) * (oh * 60 + om);
+  } else {
+    return null;
+  }
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 60) return null;
   const leap = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 1 : 0;
   if (day > (DAYS[month - 1] as number) + leap) return null;
-  const zulu = m[8] === 'Z' || m[8] === 'z';
-  let offsetMinutes = 0;
-  if (!zulu) {
-    const oh = Number(m[10]);
-    const om = Number(m[11]);
-    if (oh > 23 || om > 59) return null;
-    offsetMinutes = (m[9] === '-' ? -1 : 1) * (oh * 60 + om);
-  }
-  const fraction = m[7] ? Number(`0${m[7]}`) * 1000 : 0;
   let base = Date.UTC(year, month - 1, day, hour, minute, Math.min(second, 59));
   if (year < 100) {
     const d = new Date(base);

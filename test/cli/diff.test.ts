@@ -94,6 +94,18 @@ describe('diffResults (hand-made runs)', () => {
     ]);
   });
 
+  it('tells apart two tests of one ID (a hook failure recorded twice) by their rank, losing neither', () => {
+    const twice = (second: 'passed' | 'failed') =>
+      resultsDoc([
+        { id: 'payee/t-00000000000000aa', state: 'failed', requirements: ['CPR-2.1-VERSION'] },
+        { id: 'payee/t-00000000000000aa', state: second, requirements: ['CPR-2.1-VERSION'] },
+      ]);
+    const d = diffResults(twice('passed'), twice('failed'));
+    expect(d.checks.map((c) => [c.id, c.before, c.after])).toEqual([
+      ['payee/t-00000000000000aa#2', 'passed', 'failed'],
+    ]);
+  });
+
   it('cprc diff prints them, keeps a target message inert, and exits 1 on a regression, 0 otherwise', () => {
     writeFileSync(join(dir, 'old.json'), JSON.stringify(before));
     writeFileSync(join(dir, 'new.json'), JSON.stringify(after));

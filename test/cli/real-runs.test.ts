@@ -62,6 +62,8 @@ function listedChecks(stdout: string): string[] {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'cprc-real-runs-'));
+  const keygen = cprc(['keygen', '--out', 'signing']);
+  if (keygen.status !== 0) throw new Error(`cprc keygen failed: ${keygen.stderr}`);
   const run = spawnSync(
     process.execPath,
     [
@@ -76,6 +78,8 @@ beforeAll(async () => {
       '10',
       '--reports',
       'reference',
+      '--sign',
+      'signing.key',
     ],
     { cwd: dir, encoding: 'utf8' },
   );
@@ -112,6 +116,23 @@ describe('real runs', () => {
     // the permitted variant regresses nothing
     const v = cprc(['diff', join('reference', 'results.json'), join('variant', 'reports', 'results.json')]);
     expect(v.status, v.stdout).toBe(0);
+  });
+
+  it('cprc run --sign wrote results.bundle: it verifies and attests that very results.json', () => {
+    const r = cprc([
+      'verify',
+      join('reference', 'results.bundle'),
+      '--key',
+      'signing.pub',
+      '--extract',
+      'attested.json',
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/operator\.base_url https:\/\/127\.0\.0\.1:\d+/);
+    expect(r.stdout).toContain('seed         1, 10 runs per property');
+    expect(readFileSync(join(dir, 'attested.json'), 'utf8')).toBe(
+      readFileSync(join(dir, 'reference', 'results.json'), 'utf8'),
+    );
   });
 
   it('cprc report re-renders the reference run: the same results.json', () => {

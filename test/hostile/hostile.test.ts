@@ -11,7 +11,7 @@ import { secretsOf } from '../../src/drivers/recorder.js';
 import type { RunConfig } from '../../src/generated/tool/run-config.js';
 import { packageRoot } from '../../src/paths.js';
 import { DEEP, type Mode } from './double.js';
-import { passedOnGarbage, reportProblems } from './reports.js';
+import { passedOnGarbage, reportProblems, UNSAFE_RAW } from './reports.js';
 import { cprcRun, doubled, REQUEST_MS, startWorld, type World } from './world.js';
 
 /** Peak memory a run may reach whatever the target sends (issue 9). */
@@ -36,7 +36,7 @@ interface Case {
 const CASES: Case[] = [
   {
     mode: 'hang',
-    targets: ['operator', 'wallet'],
+    targets: ['payee', 'operator'],
     cause: /circuit open: \w+ \(https:\/\/127\.0\.0\.1:\d+\) stopped answering at .*timeout/,
     maxMs: 60_000,
   },
@@ -132,6 +132,11 @@ describe('cprc run against a hostile target', () => {
           ).toBe(true);
           expect(passedOnGarbage(tests, doubleUrls), diag).toEqual([]);
           for (const s of secrets) expect(r.stdout.includes(s) || r.stderr.includes(s), diag).toBe(false);
+          // the terminal gets no raw control, bidi or separator character from the target
+          const rawOnTerminal = (r.stdout + r.stderr)
+            .split('\n')
+            .find((l) => UNSAFE_RAW.test(l.replace(/\t/g, ' ')));
+          expect(rawOnTerminal, diag).toBeUndefined();
           expect(r.wallMs, diag).toBeLessThan(c.maxMs);
           if (r.peakMb !== undefined) expect(r.peakMb, diag).toBeLessThan(PEAK_MB);
         } finally {
@@ -150,7 +155,7 @@ describe('cprc run against a hostile target', () => {
       const ended = Date.now();
       const { problems, tests } = await reportProblems(run.reportsDir, secrets);
       const died = run.doubles.payee?.diedAt;
-      const diag = `exit ${r.code}, ${r.wallMs} ms, died ${died}, ${tests.length} tests`;
+      const diag = `exit ${r.code}, ${r.wallMs} ms, ended ${died === undefined ? '?' : ended - died} ms after the death, ${r.peakMb?.toFixed(0)} MB, ${tests.length} tests (${tests.filter((t) => t.state === 'passed').length} passed before it)`;
       console.log(`dies-mid-run: ${diag}`);
       expect(r.code, diag).toBe(1);
       expect(problems, diag).toEqual([]);

@@ -73,10 +73,12 @@ const result = validateCpr(doc, { mode: 'payee' });
 const light = { heavy: heavy(loaded()), reflectMetadata: typeof Reflect.getMetadata };
 const root = await import('cpr-conformance');
 const full = { heavy: heavy(loaded()), reflectMetadata: typeof Reflect.getMetadata };
+const results = await import('cpr-conformance/results');
 console.log(JSON.stringify({
   valid: result.valid,
   findings: result.findings.length,
   sameFunction: root.validateCpr === validateCpr,
+  resultsExports: ['verifyBundle', 'diffResults', 'buildMatrix', 'rerenderReports'].filter((k) => typeof results[k] === 'function'),
   rootExports: ['runSuites', 'writeReports', 'startReferenceStack', 'loadCatalog'].filter((k) => typeof root[k] === 'function'),
   light,
   full,
@@ -86,6 +88,7 @@ console.log(JSON.stringify({
 const CONSUMER_TS = `
 import { type Finding, type ValidationResult, validateCpr } from 'cpr-conformance/validator';
 import { type Catalog, loadCatalog, type ReportInput, validateMessage } from 'cpr-conformance';
+import { type BundleVerification, diffResults, type ResultsDiff } from 'cpr-conformance/results';
 
 const result: ValidationResult = validateCpr({ cpr_version: 'CPR-1.0' }, { mode: 'payee', now: new Date() });
 const first: Finding | undefined = result.findings[0];
@@ -93,11 +96,13 @@ const severity: 'error' | 'warning' | undefined = first?.severity;
 const catalog: Catalog = loadCatalog();
 const message: boolean = validateMessage('cashpack/lock-request', {}).valid;
 const dir: ReportInput['reportsDir'] = 'reports';
+const diff: (a: Parameters<typeof diffResults>[0], b: Parameters<typeof diffResults>[1]) => ResultsDiff = diffResults;
+const verified: BundleVerification = { valid: false, reason: 'not checked' };
 // @ts-expect-error the mode is 'wallet' or 'payee': proves the declarations were read, not any
 validateCpr({}, { mode: 'sideways' });
 // @ts-expect-error validateCpr returns a ValidationResult, not a string
 const wrong: string = validateCpr({});
-export { catalog, dir, message, severity, wrong };
+export { catalog, diff, dir, message, severity, verified, wrong };
 `;
 
 function tsconfig(module: string, moduleResolution: string): string {
@@ -167,6 +172,7 @@ describe('packed tarball in a scratch project', () => {
     const r = JSON.parse(out.stdout);
     expect(r).toMatchObject({ valid: true, findings: 0, sameFunction: true });
     expect(r.rootExports).toEqual(['runSuites', 'writeReports', 'startReferenceStack', 'loadCatalog']);
+    expect(r.resultsExports).toEqual(['verifyBundle', 'diffResults', 'buildMatrix', 'rerenderReports']);
     expect(r.light).toEqual({ heavy: 0, reflectMetadata: 'undefined' });
     // the same probe sees them once the full entry is imported, so it is not blind
     expect(r.full.heavy).toBeGreaterThan(0);

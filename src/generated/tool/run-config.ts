@@ -48,6 +48,10 @@ export interface RunConfig {
      * Time limit of one test, in milliseconds (default: the runner's).
      */
     test_ms?: number;
+    /**
+     * Longest real wait an expiry check may make when the target offers no test clock (profile: POST {harness}/clock), in milliseconds (default 30000, or the run's --max-wait); a check needing a longer wait is skipped naming the wait.
+     */
+    max_wait_ms?: number;
   };
   /**
    * Limits the suite applies to what targets send.

@@ -136,19 +136,98 @@ function classifyNormalised(n: string, topLevel: boolean): Verdict {
  * looked at (`com.example:payer` and `payer.name` are both payer data). One pass over the name.
  */
 function classifyUncached(key: string, topLevel: boolean): Verdict {
+  let cut = -1;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    if (c > 0x7f) return classifySlow(key, topLevel); // full Unicode lower-casing
+    if (c === 0x3a || c === 0x2f || c === 0x2e) cut = i; // : / .
+  }
+  if (cut >= 0) {
+    const tail = runTrie(key, cut + 1, topLevel);
+    if (tail !== 0) return tail;
+  }
+  return runTrie(key, 0, topLevel);
+}
+
+/** {@link classifyUncached} for names with non-ASCII characters (Unicode lower-casing first). */
+function classifySlow(key: string, topLevel: boolean): Verdict {
   const lower = key.toLowerCase();
-  if (ALNUM.test(lower)) return classifyNormalised(lower, topLevel);
-  const whole = lower.replace(NOT_ALNUM, '');
   const cut = Math.max(lower.lastIndexOf(':'), lower.lastIndexOf('/'), lower.lastIndexOf('.'));
   if (cut >= 0) {
     const tail = classifyNormalised(lower.slice(cut + 1).replace(NOT_ALNUM, ''), topLevel);
     if (tail !== 0) return tail;
   }
-  return classifyNormalised(whole, topLevel);
+  return classifyNormalised(lower.replace(NOT_ALNUM, ''), topLevel);
 }
 
-const ALNUM = /^[a-z0-9]*$/;
 const NOT_ALNUM = /[^a-z0-9]/g;
+
+/**
+ * A trie over the normalised forbidden names (letters and digits), walked straight over the raw
+ * ASCII name: upper case folded, separators skipped, no string built. A walk that leaves the trie
+ * ends at once, so most names cost a character or two.
+ */
+interface TrieNode {
+  /** Children by letter (0-25) or digit (26-35). */
+  next: (TrieNode | undefined)[];
+  /** Verdict of a name that ends here. */
+  exact: Verdict;
+  /** Verdict of a top-level name that ends here. */
+  topExact: Verdict;
+  /** Verdict of any name that reaches here (a forbidden prefix). */
+  prefix: Verdict;
+}
+
+function trieNode(): TrieNode {
+  return { next: [], exact: 0, topExact: 0, prefix: 0 };
+}
+
+/** Index of an ASCII character in a trie node, -1 for a separator (skipped). */
+function slot(c: number): number {
+  if (c >= 0x61 && c <= 0x7a) return c - 0x61;
+  if (c >= 0x41 && c <= 0x5a) return c - 0x41;
+  if (c >= 0x30 && c <= 0x39) return c - 0x30 + 26;
+  return -1;
+}
+
+function trieFor(name: string, root: TrieNode): TrieNode {
+  let node = root;
+  for (let i = 0; i < name.length; i++) {
+    const s = slot(name.charCodeAt(i));
+    let child = node.next[s];
+    if (!child) {
+      child = trieNode();
+      node.next[s] = child;
+    }
+    node = child;
+  }
+  return node;
+}
+
+const TRIE: TrieNode = (() => {
+  const root = trieNode();
+  for (const [name, v] of EXACT) trieFor(name, root).exact = v;
+  for (const name of ['payer', 'debtor']) trieFor(name, root).prefix = 1;
+  for (const name of ['mandate', 'settlement']) trieFor(name, root).prefix = 2;
+  for (const name of TOP_LEVEL_KEYS) trieFor(name, root).topExact = 2;
+  return root;
+})();
+
+function runTrie(key: string, start: number, topLevel: boolean): Verdict {
+  let node = TRIE;
+  let seen = false;
+  for (let i = start; i < key.length; i++) {
+    const s = slot(key.charCodeAt(i));
+    if (s < 0) continue;
+    const child = node.next[s];
+    if (!child) return 0;
+    node = child;
+    seen = true;
+    if (node.prefix !== 0) return node.prefix;
+  }
+  if (!seen) return 0;
+  return node.exact !== 0 ? node.exact : topLevel ? node.topExact : 0;
+}
 
 /**
  * Member names of CPR-1.0 itself (base, payee, value, asset and every sub-interface): none is
@@ -222,10 +301,13 @@ const parentOf: number[] = [];
 const keyOf: (string | number)[] = [];
 const pending: number[] = [];
 
+/** The path of the subtree the iterative walk started at (set by {@link walkIterative}). */
+let basePath: readonly (string | number)[] = [];
+
 function pathOf(frame: number, last: string): string {
   const segments: (string | number)[] = [last];
   for (let f = frame; f > 0; f = parentOf[f] as number) segments.push(keyOf[f] as string | number);
-  return pointer(segments.reverse());
+  return pointer([...basePath, ...segments.reverse()]);
 }
 
 function push(node: object, parent: number, key: string | number): void {
@@ -233,6 +315,103 @@ function push(node: object, parent: number, key: string | number): void {
   parentOf.push(parent);
   keyOf.push(key);
   pending.push(nodeOf.length - 1);
+}
+
+/** Findings for one member name (none when it is allowed). */
+function hit(v: Verdict, path: string, key: string, out: Finding[]): void {
+  if (v === 1) {
+    out.push(finding(REQ_PAYER, path, `member ${JSON.stringify(key)} is payer data; a cpr holds none`));
+  } else if (v === 2) {
+    out.push(
+      finding(
+        REQ_SEPARATION,
+        path,
+        `member ${JSON.stringify(key)} is authorization, state or settlement data; a cpr holds none`,
+      ),
+    );
+  }
+}
+
+/** Nesting walked by recursion (fast); deeper subtrees are walked iteratively (any depth). */
+const RECURSION_LIMIT = 48;
+
+/** Walks `node` (at `path`) by recursion down to {@link RECURSION_LIMIT}, then iteratively. */
+function walkRecursive(node: object, path: (string | number)[], topLevel: boolean, out: Finding[]): void {
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) {
+      const v: unknown = node[i];
+      if (typeof v !== 'object' || v === null) continue;
+      path.push(i);
+      if (path.length > RECURSION_LIMIT) walkIterative(v, path, out);
+      else walkRecursive(v, path, false, out);
+      path.pop();
+    }
+    return;
+  }
+  const obj = node as Record<string, unknown>;
+  const keys = Object.keys(obj);
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k] as string;
+    const v = classifyKey(key, topLevel);
+    if (v !== 0) hit(v, pointer([...path, key]), key, out);
+    const child = obj[key];
+    if (typeof child !== 'object' || child === null) continue;
+    path.push(key);
+    if (path.length > RECURSION_LIMIT) walkIterative(child, path, out);
+    else walkRecursive(child, path, false, out);
+    path.pop();
+  }
+}
+
+/** Walks the subtree `doc` at `base` with an explicit stack (no recursion, any depth). */
+function walkIterative(doc: object, base: readonly (string | number)[], out: Finding[]): void {
+  basePath = [...base];
+  nodeOf.length = 0;
+  parentOf.length = 0;
+  keyOf.length = 0;
+  pending.length = 0;
+  push(doc, -1, '');
+  let visited = 0;
+  let seen: Set<object> | undefined;
+  try {
+    while (pending.length > 0) {
+      const frame = pending.pop() as number;
+      const node = nodeOf[frame] as object;
+      // JSON has no cycles; an exotic object graph might: guard once it is unusually large
+      if (++visited > 10_000) {
+        seen ??= new Set();
+        if (seen.has(node)) continue;
+        seen.add(node);
+      }
+      if (Array.isArray(node)) {
+        for (let i = node.length - 1; i >= 0; i--) {
+          const v: unknown = node[i];
+          if (typeof v === 'object' && v !== null) push(v, frame, i);
+        }
+        continue;
+      }
+      const obj = node as Record<string, unknown>;
+      const keys = Object.keys(obj);
+      const firstChild = pending.length;
+      for (let k = 0; k < keys.length; k++) {
+        const key = keys[k] as string;
+        const v = classifyKey(key, false);
+        if (v !== 0) hit(v, pathOf(frame, key), key, out);
+        const child = obj[key];
+        if (typeof child === 'object' && child !== null) push(child, frame, key);
+      }
+      // document order: the first member's subtree is walked first
+      for (let i = firstChild, j = pending.length - 1; i < j; i++, j--) {
+        const a = pending[i] as number;
+        pending[i] = pending[j] as number;
+        pending[j] = a;
+      }
+    }
+  } finally {
+    nodeOf.length = 0;
+    pending.length = 0;
+    basePath = [];
+  }
 }
 
 /**
@@ -248,68 +427,8 @@ export const noPayerData: Rule = {
   name: 'no-payer-data',
   requirements: [REQ_PAYER, REQ_SEPARATION],
   check({ doc }) {
-    let out: Finding[] | undefined;
-    nodeOf.length = 0;
-    parentOf.length = 0;
-    keyOf.length = 0;
-    pending.length = 0;
-    push(doc, -1, '');
-    let visited = 0;
-    let seen: Set<object> | undefined;
-    try {
-      while (pending.length > 0) {
-        const frame = pending.pop() as number;
-        const node = nodeOf[frame] as object;
-        // JSON has no cycles; an exotic object graph might: guard once it is unusually large
-        if (++visited > 10_000) {
-          seen ??= new Set();
-          if (seen.has(node)) continue;
-          seen.add(node);
-        }
-        if (Array.isArray(node)) {
-          for (let i = node.length - 1; i >= 0; i--) {
-            const v: unknown = node[i];
-            if (typeof v === 'object' && v !== null) push(v, frame, i);
-          }
-          continue;
-        }
-        const obj = node as Record<string, unknown>;
-        const topLevel = frame === 0;
-        const keys = Object.keys(obj);
-        const firstChild = pending.length;
-        for (let k = 0; k < keys.length; k++) {
-          const key = keys[k] as string;
-          const v = classifyKey(key, topLevel);
-          if (v !== 0) {
-            out ??= [];
-            out.push(
-              v === 1
-                ? finding(
-                    REQ_PAYER,
-                    pathOf(frame, key),
-                    `member ${JSON.stringify(key)} is payer data; a cpr holds none`,
-                  )
-                : finding(
-                    REQ_SEPARATION,
-                    pathOf(frame, key),
-                    `member ${JSON.stringify(key)} is authorization, state or settlement data; a cpr holds none`,
-                  ),
-            );
-          }
-          const child = obj[key];
-          if (typeof child === 'object' && child !== null) push(child, frame, key);
-        }
-        // document order: the first member's subtree is walked first
-        for (let i = firstChild, j = pending.length - 1; i < j; i++, j--) {
-          const a = pending[i] as number;
-          pending[i] = pending[j] as number;
-          pending[j] = a;
-        }
-      }
-    } finally {
-      nodeOf.length = 0;
-      pending.length = 0;
-    }
-    return out ?? [];
+    const out: Finding[] = [];
+    walkRecursive(doc, [], true, out);
+    return out;
   },
 };

@@ -22,6 +22,7 @@ import type { Policy } from '../../../src/generated/cashpack/policy.js';
 import type { RedemptionRequest } from '../../../src/generated/cashpack/redemption-request.js';
 import type { RenewalEntry } from '../../../src/generated/cashpack/renewal-entry.js';
 import type { RunConfig } from '../../../src/generated/tool/run-config.js';
+import { isObject } from '../../../src/model/util.js';
 import { signedRedemptionRequest, signedRenewalEntry } from '../../../src/testing/cashpack-messages.js';
 import { parseRfc3339 } from '../../../src/validator/rfc3339.js';
 import { validateMessage } from '../../../src/validator/validate-message.js';
@@ -55,10 +56,8 @@ export interface OperatorSetup {
 
 let cachedWellKnown: { policy: Policy; jwk: Ed25519PublicJwk & { kid: string } } | undefined;
 
-/** True when `value` is a plain JSON object. */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+/** True for a non-null, non-array object (the shared helper of src/model). */
+export { isObject };
 
 /** Schema findings of `doc` as one line each (`/path: message`), empty when valid. */
 export function schemaProblems(kind: string, doc: unknown): string[] {
@@ -470,9 +469,8 @@ export async function testClock(s: OperatorSetup): Promise<TestClock> {
  */
 export function maxWaitMs(): number {
   const ctx = context() as ReturnType<typeof context> & { maxWaitMs?: number };
-  const configured = (ctx.config.timeouts as { max_wait_ms?: unknown } | undefined)?.max_wait_ms;
   if (typeof ctx.maxWaitMs === 'number') return ctx.maxWaitMs;
-  return typeof configured === 'number' ? configured : 30_000;
+  return ctx.config.timeouts?.max_wait_ms ?? 30_000;
 }
 
 /** Waits `ms` of real time. */

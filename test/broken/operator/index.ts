@@ -19,10 +19,12 @@ import { expiredFundsWaitForAccess } from './expired-funds-wait-for-access.js';
 import { expiredStillActive } from './expired-still-active.js';
 import { expiryKeepsFunds } from './expiry-keeps-funds.js';
 import { expiryNotEnforcedLive } from './expiry-not-enforced-live.js';
+import { expiryNotEnforcedNoClock } from './expiry-not-enforced-no-clock.js';
 import { expiryRangeLenient } from './expiry-range-lenient.js';
 import { expiryRangeNarrowed } from './expiry-range-narrowed.js';
 import { harnessCancelTerminal200 } from './harness-cancel-terminal-200.js';
 import { harnessExpireNoPackId } from './harness-expire-no-pack-id.js';
+import { idempotentReplays } from './idempotent-replays.js';
 import { ignoredSignature } from './ignored-signature.js';
 import { issue200 } from './issue-200.js';
 import { issuedBearerWrong } from './issued-bearer-wrong.js';
@@ -115,6 +117,8 @@ export const faults: BrokenImplementation[] = [
   exactBalanceRefused,
   expiredFundsWaitForAccess,
   expiryNotEnforcedLive,
+  expiryNotEnforcedNoClock,
+  idempotentReplays,
   expiryRangeLenient,
   expiryRangeNarrowed,
   lenientTimestamps,

@@ -5,6 +5,7 @@ import { clockMovesBack } from './clock-moves-back.js';
 import { contentTypeText } from './content-type-text.js';
 import { documentDefects } from './document-defects.js';
 import { documentDefects2 } from './document-defects-2.js';
+import { documentDefects3 } from './document-defects-3.js';
 import { duplicateMembers } from './duplicate-members.js';
 import { emitsBom } from './emits-bom.js';
 import { endpointNotEncoded } from './endpoint-not-encoded.js';
@@ -102,4 +103,5 @@ export const faults: BrokenImplementation[] = [
   // documents breaking one document rule each (suites/payee/2-document-rules.ts)
   ...documentDefects,
   ...documentDefects2,
+  ...documentDefects3,
 ];

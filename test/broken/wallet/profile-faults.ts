@@ -2,8 +2,8 @@
  * Broken wallets for the rules of the revised profile (sections 1 to 3) and the classes of issue 7:
  * each is the reference core with one step replaced.
  */
-import { randomUUID } from 'node:crypto';
 import type { DerivationResult } from '../../../src/derivation/derive.js';
+import { isRail } from '../../../src/derivation/rails.js';
 import { createWalletCore, type WalletCore } from '../../../src/reference/wallet.js';
 import { validateCpr } from '../../../src/validator/validate-cpr.js';
 import { bodyOf, brokenWallet, cprOf, editPayments, editRequests, refusal, refuseFirst } from './harness.js';
@@ -34,7 +34,7 @@ export const twoSubInterfacesAccepted = brokenWallet({
     editRequests(createWalletCore(options), (body) => {
       const cpr = cprOf(body);
       const hint = cpr?.rail_hint;
-      if (!cpr || typeof hint !== 'string' || hint === 'OPEN') return body;
+      if (!cpr || !isRail(hint)) return body;
       const keep: Record<string, string[]> = {
         iban: ['iban'],
         account: ['account_number'],
@@ -85,7 +85,12 @@ export const countsUtf16Units = brokenWallet({
   id: 'wallet-counts-utf16-units',
   fault:
     'memo and remittance_info lengths are counted in UTF-16 units, so 140 code points outside the BMP are refused',
-  expected: [],
+  expected: [
+    'CPR-2.1-MEMO-LENGTH',
+    'CPR-2.6-REMITTANCE-LENGTH',
+    'CPR-2.7-REMITTANCE-LENGTH',
+    'PRF-2-LENGTH-CODE-POINTS',
+  ],
   core: (options) =>
     refuseFirst(createWalletCore(options), (body) => {
       const cpr = cprOf(body);
@@ -163,17 +168,17 @@ export const memoCoerced = brokenWallet({
     }),
 });
 
-/** An absent acquirer_id is written into the conditions as a fresh UUID, not the zero UUID. */
+/** An absent acquirer_id is written into the conditions as another UUID, not the zero UUID. */
 export const acquirerDefaultWrong = brokenWallet({
   id: 'wallet-acquirer-default-wrong',
   fault:
-    'an on-chain request without acquirer_id gets a random acquirer_id in intent.conditions instead of the zero UUID',
+    'an on-chain request without acquirer_id gets the all-ones UUID as acquirer_id in intent.conditions instead of the zero UUID',
   expected: ['CPR-2.10-INTENT-CONDITIONS', 'PRF-3-INTENT-CONDITIONS'],
   core: (options) =>
     editPayments(createWalletCore(options), (payment, body) => {
       const cpr = cprOf(body);
       if (cpr?.rail_hint === 'ON_CHAIN' && cpr.acquirer_id === undefined)
-        payment.intent.conditions.acquirer_id = randomUUID();
+        payment.intent.conditions.acquirer_id = 'ffffffff-ffff-4fff-bfff-ffffffffffff';
       return payment;
     }),
 });

@@ -1,0 +1,494 @@
+/**
+ * Last-byte-synchronised bursts over HTTP/1.1, for race checks (issue 11): open one connection
+ * per request first, send every request but its last byte, then release all the last bytes in
+ * one synchronous loop, so the target completes the requests within a fraction of a millisecond
+ * of each other instead of as fast as a connection pool happens to deliver them.
+ *
+ * How the last byte is held: every request is an ordinary `node:http` `ClientRequest` (Node
+ * writes the request and parses the answer: no hand-written HTTP here) whose socket is a small
+ * {@link Duplex} over the pre-opened TLS socket. The shim forwards every byte the request writes
+ * except the very last one of the stream and holds that one until {@link HeldSocket.release}.
+ * One path serves every method: for a POST the held byte is the last body byte; for a GET
+ * without a body it is the final `\n` of the header block, so the target has not even seen a
+ * complete request head before the release.
+ * @packageDocumentation
+ */
+import { type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
+import { isIP, connect as netConnect, type Socket } from 'node:net';
+import { Duplex } from 'node:stream';
+import { connect as tlsConnect } from 'node:tls';
+import {
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  describeTransportError,
+  type HttpRequest,
+  type HttpResponse,
+  parseJsonAnswer,
+} from './http.js';
+import { MAX_RECORDED_BODY_BYTES, type Recorder } from './recorder.js';
+import { DriverTransportError } from './types.js';
+
+/**
+ * How long a burst waits, once every request but its last byte has been written, before it
+ * releases the last bytes: time for the partial requests to cross the network and be parsed by
+ * the target, so what the release races is the target's handling, not the delivery of the bulk.
+ */
+export const DEFAULT_BURST_SETTLE_MS = 25;
+
+/** Options of {@link burst}. */
+export interface BurstOptions {
+  /** PEM of the CA that signed the target's certificate (the run's `tls.ca_file` content). */
+  ca?: string | Buffer;
+  /** Bound of opening the connections, and of every exchange from its release to its last body byte. */
+  timeoutMs?: number;
+  /** Largest accepted response body (`limits.max_response_bytes`). */
+  maxResponseBytes?: number;
+  /** Where the exchanges are recorded (redacted) as evidence, one per request, in request order. */
+  recorder?: Recorder;
+  /** Wait between holding every request and the release (default {@link DEFAULT_BURST_SETTLE_MS}). */
+  settleMs?: number;
+  /**
+   * Called once every request is held (all its bytes but the last written) and before the
+   * release; the release waits for it. Tests observe the target here.
+   */
+  beforeRelease?: () => void | Promise<void>;
+}
+
+/** One request of a burst and what became of it. */
+export interface BurstResult {
+  /** Position of the request in the burst. */
+  index: number;
+  /** The complete answer (any status), when one came: read it as the drivers read any answer. */
+  response?: HttpResponse;
+  /**
+   * Why there is no usable answer (refused, reset, timeout, garbage, oversize), classified as the
+   * drivers classify transport failures; the message names the request.
+   */
+  error?: DriverTransportError;
+  /** Milliseconds from the start of the release to the instant this request's last byte left. */
+  sentAtMs?: number;
+  /** Milliseconds from the start of the release to the instant its answer was complete (or failed). */
+  answeredAtMs?: number;
+  /** True when the target answered before the request was complete (before its last byte left). */
+  early?: boolean;
+}
+
+/** The outcome of a {@link burst}. */
+export interface BurstOutcome {
+  /** One result per request, in request order. */
+  results: BurstResult[];
+  /** Wire protocol of the burst. */
+  protocol: 'http/1.1';
+  /** Requests whose last byte was released (the others failed before the release). */
+  released: number;
+  /** Max minus min of the instants the last bytes left, in milliseconds (0 when at most one left). */
+  spreadMs: number;
+  /** Max minus min of the instants the answers were complete, among those that came (ms). */
+  arrivalSpreadMs: number | undefined;
+  /** Milliseconds it took to open every connection (TLS handshakes included). */
+  openMs: number;
+  /** When every connection was open (RFC 3339). */
+  openedAt: string;
+  /** When the last bytes were released (RFC 3339). */
+  releasedAt: string;
+}
+
+/**
+ * A socket for one `ClientRequest` that forwards everything the request writes to the real
+ * connection except the final byte, held until {@link HeldSocket.release}. Reads pass through.
+ */
+class HeldSocket extends Duplex {
+  readonly #inner: Socket;
+  #held: Buffer | undefined;
+  #released = false;
+
+  constructor(inner: Socket) {
+    super({ allowHalfOpen: false });
+    this.#inner = inner;
+    inner.on('data', (chunk: Buffer) => {
+      if (!this.push(chunk)) inner.pause();
+    });
+    inner.on('end', () => this.push(null));
+    inner.on('error', (err) => this.destroy(err));
+    // a close without an error still ends what we read, so the HTTP parser can finish (or see
+    // the answer cut short) instead of waiting
+    inner.on('close', () => this.push(null));
+  }
+
+  /** The byte still held, if any. */
+  get holding(): boolean {
+    return this.#held !== undefined && !this.#released;
+  }
+
+  /** Sends the held byte; everything written after this passes straight through. */
+  release(): void {
+    this.#released = true;
+    const held = this.#held;
+    this.#held = undefined;
+    if (held !== undefined && !this.#inner.destroyed) this.#inner.write(held);
+  }
+
+  override _read(): void {
+    this.#inner.resume();
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (err?: Error | null) => void): void {
+    if (this.#released) {
+      this.#inner.write(chunk, callback);
+      return;
+    }
+    const all = this.#held === undefined ? chunk : Buffer.concat([this.#held, chunk]);
+    this.#held = all.subarray(all.length - 1);
+    if (all.length > 1) this.#inner.write(all.subarray(0, all.length - 1), callback);
+    else callback();
+  }
+
+  override _destroy(err: Error | null, callback: (err?: Error | null) => void): void {
+    this.#inner.destroy();
+    callback(err);
+  }
+
+  // what node:http may call on its socket (the real one is already set up)
+  setNoDelay(): this {
+    return this;
+  }
+  setKeepAlive(): this {
+    return this;
+  }
+  setTimeout(): this {
+    return this;
+  }
+  ref(): this {
+    return this;
+  }
+  unref(): this {
+    return this;
+  }
+}
+
+/** The request as the drivers send it: `accept: application/json`, a JSON body with its type. */
+function prepare(req: HttpRequest): { headers: Record<string, string>; body: Buffer | undefined } {
+  const headers: Record<string, string> = { accept: 'application/json', ...(req.headers ?? {}) };
+  let body = req.body;
+  if (req.json !== undefined) {
+    body = JSON.stringify(req.json);
+    headers['content-type'] ??= 'application/json';
+  }
+  return { headers, body: body === undefined ? undefined : Buffer.from(body, 'utf8') };
+}
+
+/** Opens one connection to the origin of `url` (TLS with `ca` for https), bounded by `timeoutMs`. */
+function open(url: URL, ca: string | Buffer | undefined, timeoutMs: number): Promise<Socket> {
+  const https = url.protocol === 'https:';
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const port = Number(url.port || (https ? 443 : 80));
+  return new Promise((resolve, reject) => {
+    const socket: Socket = https
+      ? tlsConnect({
+          host,
+          port,
+          ...(isIP(host) === 0 ? { servername: host } : {}),
+          ...(ca === undefined ? {} : { ca }),
+          ALPNProtocols: ['http/1.1'],
+        })
+      : netConnect({ host, port });
+    const timer = setTimeout(() => {
+      const err = new Error(`connect timeout after ${timeoutMs} ms`);
+      err.name = 'TimeoutError';
+      socket.destroy();
+      reject(err);
+    }, timeoutMs);
+    const fail = (err: Error): void => {
+      clearTimeout(timer);
+      socket.destroy();
+      reject(err);
+    };
+    socket.once('error', fail);
+    socket.once(https ? 'secureConnect' : 'connect', () => {
+      clearTimeout(timer);
+      socket.off('error', fail);
+      socket.setNoDelay(true);
+      resolve(socket);
+    });
+  });
+}
+
+/** Headers of an answer with lower-case names, repeated ones joined by ", " (as the drivers read them). */
+function headersOf(res: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(res.headersDistinct)) {
+    if (v !== undefined) out[k.toLowerCase()] = v.join(', ');
+  }
+  return out;
+}
+
+const ms = (from: bigint, to: bigint): number => Number(to - from) / 1e6;
+
+/** One request in flight: its socket, request, and what came back. */
+interface Flight {
+  index: number;
+  req: HttpRequest;
+  headers: Record<string, string>;
+  body: Buffer | undefined;
+  raw: Socket;
+  held: HeldSocket;
+  client?: ClientRequest;
+  /** Resolves when every byte but the last was written (or the request failed). */
+  written: Promise<void>;
+  /** Resolves when the answer is complete or the request failed. */
+  done: Promise<void>;
+  sentAt?: bigint;
+  answeredAt?: bigint;
+  status?: number;
+  resHeaders?: Record<string, string>;
+  chunks: Buffer[];
+  text?: string;
+  failure?: unknown;
+  /** Ends the flight with `failure` (timeout). */
+  abort: (failure: unknown) => void;
+}
+
+/**
+ * Sends `requests` as one last-byte-synchronised burst: opens a connection per request (all of
+ * them before anything is sent), writes every request but its last byte, waits `settleMs`, then
+ * writes all the last bytes in one synchronous loop, and reads every answer (each bounded by
+ * `timeoutMs` and `maxResponseBytes`, as the drivers bound theirs). Every request is recorded as
+ * one exchange. A connection that cannot be opened ends the burst before anything is sent (a
+ * {@link DriverTransportError} naming why); a request that fails later (reset, timeout, garbage,
+ * oversize) gets its classified `error` and the others go on.
+ * @example
+ * ```ts
+ * const b = await burst(Array.from({ length: 32 }, () => ({ method: 'GET', url })), { ca, recorder });
+ * console.log(`${b.released} in flight within ${b.spreadMs.toFixed(2)} ms`);
+ * ```
+ */
+export async function burst(
+  requests: readonly HttpRequest[],
+  options: BurstOptions = {},
+): Promise<BurstOutcome> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const cap = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const recorder = options.recorder;
+  if (requests.length === 0)
+    throw new DriverTransportError('CPRC_DRIVER', 'a burst needs at least one request');
+  const urls = requests.map((r) => new URL(r.url));
+
+  // 1. every connection first: connection setup is never part of the race
+  const openStart = process.hrtime.bigint();
+  const opened = await Promise.allSettled(urls.map((u) => open(u, options.ca, timeoutMs)));
+  const openEnd = process.hrtime.bigint();
+  const openedAt = new Date().toISOString();
+  const refused = opened.findIndex((o) => o.status === 'rejected');
+  if (refused >= 0) {
+    for (const o of opened) if (o.status === 'fulfilled') o.value.destroy();
+    const first = requests[refused] as HttpRequest;
+    const d = describeTransportError((opened[refused] as PromiseRejectedResult).reason, timeoutMs);
+    const failed = opened.filter((o) => o.status === 'rejected').length;
+    const text = `${d.text} (opening the ${requests.length} connections of a burst: ${failed} could not be opened; nothing was sent)`;
+    recorder?.record({
+      kind: 'http',
+      method: first.method,
+      url: first.url,
+      duration_ms: Math.round(ms(openStart, openEnd)),
+      error: text,
+    });
+    const message = `${first.method} ${first.url}: ${text}`;
+    throw new DriverTransportError(d.code, recorder ? recorder.redact(message) : message, {
+      cause: (opened[refused] as PromiseRejectedResult).reason,
+    });
+  }
+
+  // 2. every request but its last byte
+  const flights: Flight[] = requests.map((req, index) => {
+    const { headers, body } = prepare(req);
+    const raw = (opened[index] as PromiseFulfilledResult<Socket>).value;
+    const f: Flight = {
+      index,
+      req,
+      headers,
+      body,
+      raw,
+      held: new HeldSocket(raw),
+      chunks: [],
+      written: Promise.resolve(),
+      done: Promise.resolve(),
+      abort: () => {},
+    };
+    const url = urls[index] as URL;
+    let settleWritten!: () => void;
+    f.written = new Promise((r) => {
+      settleWritten = r;
+    });
+    f.done = new Promise<void>((resolve) => {
+      let total = 0;
+      const finish = (failure?: unknown): void => {
+        if (f.answeredAt !== undefined) return;
+        f.answeredAt = process.hrtime.bigint();
+        if (failure !== undefined) f.failure = failure;
+        settleWritten();
+        f.held.destroy();
+        resolve();
+      };
+      f.abort = (failure) => {
+        finish(failure);
+        f.client?.destroy();
+      };
+      const client = httpRequest({
+        method: req.method,
+        path: `${url.pathname}${url.search}`,
+        // a burst connection carries one request: say so, whatever the method
+        headers: {
+          host: url.host,
+          ...headers,
+          ...(body === undefined ? {} : { 'content-length': String(body.length) }),
+          connection: 'close',
+        },
+        setHost: false,
+        createConnection: () => f.held as unknown as Socket,
+      });
+      f.client = client;
+      client.on('error', (err) => finish(err));
+      client.on('finish', () => settleWritten());
+      client.on('response', (res) => {
+        f.status = res.statusCode;
+        f.resHeaders = headersOf(res);
+        const declared = Number(f.resHeaders['content-length']);
+        if (Number.isFinite(declared) && declared > cap) {
+          res.destroy();
+          finish(oversize(cap, declared));
+          return;
+        }
+        res.on('data', (chunk: Buffer) => {
+          total += chunk.length;
+          if (total > cap) {
+            res.destroy();
+            finish(oversize(cap, total));
+            return;
+          }
+          f.chunks.push(chunk);
+        });
+        res.on('end', () => {
+          if (!res.complete) return finish(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+          f.text = Buffer.concat(f.chunks).toString('utf8');
+          finish();
+        });
+        res.on('error', (err) => finish(err));
+      });
+      if (body === undefined) client.end();
+      else client.end(body);
+    });
+    return f;
+  });
+  await Promise.all(flights.map((f) => f.written));
+  const settle = options.settleMs ?? DEFAULT_BURST_SETTLE_MS;
+  if (settle > 0) await new Promise((r) => setTimeout(r, settle));
+  await options.beforeRelease?.();
+
+  // 3. the release: every held last byte, in one synchronous loop
+  const releaseAt = process.hrtime.bigint();
+  const releasedAt = new Date().toISOString();
+  for (const f of flights) {
+    if (f.answeredAt !== undefined || !f.held.holding) continue;
+    f.held.release();
+    f.sentAt = process.hrtime.bigint();
+  }
+  const timer = setTimeout(() => {
+    for (const f of flights) {
+      if (f.answeredAt !== undefined) continue;
+      const err = new Error(`no complete answer within ${timeoutMs} ms`);
+      err.name = 'TimeoutError';
+      f.abort(err);
+    }
+  }, timeoutMs);
+  await Promise.all(flights.map((f) => f.done));
+  clearTimeout(timer);
+
+  // 4. results, evidence, spreads
+  const results = flights.map((f) => toResult(f, releaseAt, timeoutMs, recorder));
+  const sent = results.flatMap((r) => (r.sentAtMs === undefined ? [] : [r.sentAtMs]));
+  const answered = results.flatMap((r) =>
+    r.response !== undefined && r.answeredAtMs !== undefined ? [r.answeredAtMs] : [],
+  );
+  return {
+    results,
+    protocol: 'http/1.1',
+    released: sent.length,
+    spreadMs: sent.length > 1 ? Math.max(...sent) - Math.min(...sent) : 0,
+    arrivalSpreadMs: answered.length > 0 ? Math.max(...answered) - Math.min(...answered) : undefined,
+    openMs: ms(openStart, openEnd),
+    openedAt,
+    releasedAt,
+  };
+}
+
+function oversize(cap: number, bytes: number): DriverTransportError {
+  return new DriverTransportError(
+    'CPRC_RESPONSE_TOO_LARGE',
+    `response body larger than the cap of ${cap} bytes (limits.max_response_bytes; got at least ${bytes})`,
+  );
+}
+
+/** The result of one flight, recorded as one exchange (as `HttpClient.exchange` records). */
+function toResult(
+  f: Flight,
+  releaseAt: bigint,
+  timeoutMs: number,
+  recorder: Recorder | undefined,
+): BurstResult {
+  const { req } = f;
+  const out: BurstResult = { index: f.index };
+  if (f.sentAt !== undefined) out.sentAtMs = ms(releaseAt, f.sentAt);
+  if (f.answeredAt !== undefined) out.answeredAtMs = ms(releaseAt, f.answeredAt);
+  if (f.answeredAt !== undefined && (f.sentAt === undefined || f.answeredAt < f.sentAt)) out.early = true;
+  const base = {
+    kind: 'http' as const,
+    method: req.method,
+    url: req.url,
+    request_headers: f.headers,
+    ...(f.body !== undefined ? { request_body: f.body.toString('utf8') } : {}),
+  };
+  const start = f.sentAt ?? releaseAt;
+  const duration_ms = f.answeredAt === undefined ? 0 : Math.max(0, Math.round(ms(start, f.answeredAt)));
+  if (f.failure !== undefined || f.text === undefined || f.status === undefined) {
+    const d = describeTransportError(f.failure ?? new Error('no answer'), timeoutMs);
+    const partial =
+      f.chunks.length > 0
+        ? Buffer.concat(f.chunks)
+            .subarray(0, MAX_RECORDED_BODY_BYTES * 2)
+            .toString('utf8')
+        : undefined;
+    recorder?.record({
+      ...base,
+      ...(f.status !== undefined ? { status: f.status } : {}),
+      ...(f.resHeaders ? { response_headers: f.resHeaders } : {}),
+      ...(partial !== undefined ? { response_body: partial } : {}),
+      duration_ms,
+      error: d.text,
+    });
+    const message = `${req.method} ${req.url}: ${d.text}`;
+    out.error = new DriverTransportError(d.code, recorder ? recorder.redact(message) : message, {
+      cause: f.failure,
+    });
+    return out;
+  }
+  const headers = f.resHeaders ?? {};
+  recorder?.record({
+    ...base,
+    status: f.status,
+    response_headers: headers,
+    response_body: f.text,
+    duration_ms,
+  });
+  const response: HttpResponse = {
+    status: f.status,
+    headers,
+    text: f.text,
+    method: req.method,
+    url: req.url,
+  };
+  const parsed = parseJsonAnswer(f.text);
+  if ('json' in parsed) response.json = parsed.json;
+  else response.jsonError = parsed.error;
+  out.response = response;
+  return out;
+}

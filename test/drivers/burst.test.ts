@@ -1,0 +1,329 @@
+/**
+ * The last-byte-synchronised burst (src/drivers/burst.ts) against loopback HTTPS servers that
+ * watch what arrives: no request is complete before the release, all complete after it, and a
+ * target that is dead, resets, hangs, answers garbage or too much is classified, never waited on.
+ */
+import { createServer as createHttpsServer, type Server } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { burst } from '../../src/drivers/burst.js';
+import type { HttpRequest } from '../../src/drivers/http.js';
+import { Recorder } from '../../src/drivers/recorder.js';
+import { DriverTransportError } from '../../src/drivers/types.js';
+import { createLoopbackPki, type LoopbackPki } from '../../src/reference/tls.js';
+
+const N = 32;
+
+/** What a watching server saw: request heads parsed, requests complete, connections with bytes. */
+interface Seen {
+  heads: number;
+  complete: number;
+  withBytes: number;
+}
+
+let pki: LoopbackPki;
+let ca: string;
+const servers: Array<Server | TlsServer> = [];
+
+beforeAll(async () => {
+  pki = await createLoopbackPki();
+  ca = pki.ca.certPem;
+});
+
+afterEach(async () => {
+  for (const s of servers.splice(0)) {
+    (s as Server).closeAllConnections?.();
+    await new Promise<void>((r) => s.close(() => r()));
+  }
+});
+
+afterAll(() => undefined);
+
+async function listen(s: Server | TlsServer): Promise<string> {
+  servers.push(s);
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  return `https://127.0.0.1:${(s.address() as AddressInfo).port}`;
+}
+
+/**
+ * An HTTPS server that counts heads (the 'request' event), complete requests (body read to its
+ * end) and connections that delivered bytes; `answer` decides what to do with a complete request.
+ */
+async function watching(
+  answer: (body: string, res: import('node:http').ServerResponse, n: number) => void = (body, res) => {
+    const text = JSON.stringify({ echo: body });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+    res.end(text);
+  },
+): Promise<{ url: string; seen: Seen }> {
+  const seen: Seen = { heads: 0, complete: 0, withBytes: 0 };
+  const server = createHttpsServer({ cert: pki.server.certPem, key: pki.server.keyPem }, (req, res) => {
+    seen.heads += 1;
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      seen.complete += 1;
+      answer(Buffer.concat(chunks).toString('utf8'), res, seen.complete);
+    });
+  });
+  server.on('secureConnection', (socket: Socket) => {
+    let counted = false;
+    socket.on('data', () => {
+      if (!counted) seen.withBytes += 1;
+      counted = true;
+    });
+  });
+  return { url: await listen(server), seen };
+}
+
+/** Waits (bounded) until `cond` holds; the assertion after it says what did not happen. */
+async function until(cond: () => boolean, ms = 2000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+}
+
+describe('burst: last-byte synchronisation', () => {
+  it('holds every POST one byte short until the release, then all 32 complete', async () => {
+    const { url, seen } = await watching();
+    const recorder = new Recorder();
+    const requests: HttpRequest[] = Array.from({ length: N }, (_, i) => ({
+      method: 'POST',
+      url: `${url}/race`,
+      json: { racer: i },
+    }));
+    let completeWhileHeld = -1;
+    let headsWhileHeld = -1;
+    const out = await burst(requests, {
+      ca,
+      recorder,
+      beforeRelease: async () => {
+        // the heads and all body bytes but one are at the server: every request is open there
+        await until(() => seen.heads === N);
+        headsWhileHeld = seen.heads;
+        completeWhileHeld = seen.complete;
+      },
+    });
+    expect(headsWhileHeld).toBe(N);
+    expect(completeWhileHeld).toBe(0);
+    expect(seen.complete).toBe(N);
+    expect(out.released).toBe(N);
+    expect(out.protocol).toBe('http/1.1');
+    expect(out.results).toHaveLength(N);
+    out.results.forEach((r, i) => {
+      expect(r.error).toBeUndefined();
+      expect(r.index).toBe(i);
+      expect(r.response?.status).toBe(200);
+      expect(r.response?.json).toEqual({ echo: JSON.stringify({ racer: i }) });
+      expect(r.response?.headers['content-type']).toBe('application/json');
+      expect(r.early).toBeUndefined();
+      expect(r.sentAtMs).toBeGreaterThanOrEqual(0);
+      expect(r.answeredAtMs).toBeGreaterThanOrEqual(r.sentAtMs as number);
+    });
+    const sent = out.results.map((r) => r.sentAtMs as number);
+    expect(out.spreadMs).toBeCloseTo(Math.max(...sent) - Math.min(...sent), 9);
+    expect(out.spreadMs).toBeGreaterThan(0);
+    expect(out.arrivalSpreadMs).toBeGreaterThanOrEqual(0);
+    expect(Number.isNaN(Date.parse(out.openedAt))).toBe(false);
+    expect(Date.parse(out.releasedAt)).toBeGreaterThanOrEqual(Date.parse(out.openedAt));
+    // one exchange of evidence per request, in request order, as the drivers record them
+    const evidence = recorder.take();
+    expect(evidence).toHaveLength(N);
+    expect(evidence[5]).toMatchObject({
+      kind: 'http',
+      method: 'POST',
+      url: `${url}/race`,
+      status: 200,
+      request_body: '{"racer":5}',
+      request_headers: { accept: 'application/json', 'content-type': 'application/json' },
+    });
+    expect(evidence[5]?.response_body).toContain('racer');
+  });
+
+  it('holds a GET in its header block: the server has bytes of every request but no request head', async () => {
+    const { url, seen } = await watching();
+    let headsWhileHeld = -1;
+    const out = await burst(
+      Array.from({ length: N }, (_, i) => ({ method: 'GET' as const, url: `${url}/cpr/t${i}?x=1` })),
+      {
+        ca,
+        beforeRelease: async () => {
+          await until(() => seen.withBytes === N);
+          headsWhileHeld = seen.heads;
+        },
+      },
+    );
+    expect(seen.withBytes).toBe(N);
+    expect(headsWhileHeld).toBe(0);
+    expect(seen.heads).toBe(N);
+    expect(out.results.every((r) => r.response?.status === 200)).toBe(true);
+    expect(out.released).toBe(N);
+  });
+
+  it('sends the request line and headers the drivers send (Host with port, path and query)', async () => {
+    const got: Array<{ url?: string; host?: string; accept?: string; auth?: string }> = [];
+    const server = createHttpsServer({ cert: pki.server.certPem, key: pki.server.keyPem }, (req, res) => {
+      got.push({
+        url: req.url,
+        host: req.headers.host,
+        accept: req.headers.accept,
+        auth: req.headers.authorization,
+      });
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end('{"error":{"code":"TOKEN_UNKNOWN","message":"no"}}');
+    });
+    const url = await listen(server);
+    const out = await burst(
+      [{ method: 'GET', url: `${url}/cpr/abc?q=1`, headers: { authorization: 'Bearer s' } }],
+      {
+        ca,
+        settleMs: 0,
+      },
+    );
+    expect(got).toEqual([
+      { url: '/cpr/abc?q=1', host: new URL(url).host, accept: 'application/json', auth: 'Bearer s' },
+    ]);
+    expect(out.results[0]?.response?.status).toBe(404);
+    expect(out.results[0]?.response?.json).toEqual({ error: { code: 'TOKEN_UNKNOWN', message: 'no' } });
+    expect(out.spreadMs).toBe(0);
+  });
+});
+
+describe('burst: targets that do not answer well are classified, never waited on', () => {
+  it('a dead target: the burst ends before sending anything, naming the refusal', async () => {
+    const server = createHttpsServer({ cert: pki.server.certPem, key: pki.server.keyPem });
+    const url = await listen(server);
+    await new Promise<void>((r) => server.close(() => r()));
+    servers.splice(servers.indexOf(server), 1);
+    const recorder = new Recorder();
+    const err = await burst(
+      Array.from({ length: N }, () => ({ method: 'GET' as const, url: `${url}/x` })),
+      { ca, recorder },
+    ).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DriverTransportError);
+    expect((err as DriverTransportError).code).toBe('CPRC_TARGET_UNREACHABLE');
+    expect((err as Error).message).toMatch(/connection refused.*32 could not be opened; nothing was sent/);
+    expect(recorder.take()).toHaveLength(1);
+  });
+
+  it('a target that drops the connection on the released byte: every request is a reset, the others are not waited for', async () => {
+    const server = createHttpsServer({ cert: pki.server.certPem, key: pki.server.keyPem }, (req) => {
+      req.on('data', () => undefined);
+      req.on('end', () => req.socket.destroy());
+    });
+    const url = await listen(server);
+    const recorder = new Recorder();
+    const out = await burst(
+      Array.from({ length: 4 }, () => ({ method: 'POST' as const, url: `${url}/x`, json: {} })),
+      { ca, recorder, timeoutMs: 5000 },
+    );
+    expect(out.released).toBe(4);
+    for (const r of out.results) {
+      expect(r.response).toBeUndefined();
+      expect(r.error?.code).toBe('CPRC_TARGET_UNREACHABLE');
+      expect(r.error?.message).toMatch(/connection closed by the target before a complete answer/);
+    }
+    expect(recorder.take().every((e) => /connection closed/.test(e.error ?? ''))).toBe(true);
+  });
+
+  it('half the racers answered, half cut mid-body: each is classified on its own', async () => {
+    const server = createHttpsServer({ cert: pki.server.certPem, key: pki.server.keyPem }, (req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const odd = req.url === '/odd';
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+        if (odd) {
+          res.write('{"cut":');
+          setTimeout(() => req.socket.destroy(), 20);
+        } else res.end(`{"pad":"${'p'.repeat(90)}"}`);
+      });
+    });
+    const url = await listen(server);
+    const out = await burst(
+      Array.from({ length: 6 }, (_, i) => ({
+        method: 'GET' as const,
+        url: `${url}/${i % 2 ? 'odd' : 'even'}`,
+      })),
+      { ca },
+    );
+    out.results.forEach((r, i) => {
+      if (i % 2) {
+        expect(r.error?.code).toBe('CPRC_TARGET_UNREACHABLE');
+        expect(r.response).toBeUndefined();
+      } else expect(r.response?.status).toBe(200);
+    });
+    expect(out.arrivalSpreadMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('a target that never answers: each request times out within the bound', async () => {
+    const server = createHttpsServer({ cert: pki.server.certPem, key: pki.server.keyPem }, () => undefined);
+    const url = await listen(server);
+    const out = await burst(
+      Array.from({ length: 3 }, () => ({ method: 'GET' as const, url: `${url}/hang` })),
+      { ca, timeoutMs: 300 },
+    );
+    for (const r of out.results) {
+      expect(r.error?.code).toBe('CPRC_TIMEOUT');
+      expect(r.error?.message).toMatch(/timeout: no complete answer within 300 ms/);
+    }
+  });
+
+  it('garbage instead of HTTP, and a wrong CA, are named', async () => {
+    const tls = createTlsServer({ cert: pki.server.certPem, key: pki.server.keyPem }, (s) => {
+      s.once('data', () => s.end('HELLO THERE\r\n\r\n'));
+    });
+    const url = await listen(tls);
+    const out = await burst([{ method: 'GET', url: `${url}/x` }], { ca });
+    expect(out.results[0]?.error?.code).toBe('CPRC_DRIVER');
+    expect(out.results[0]?.error?.message).toMatch(/did not answer with valid HTTP/);
+
+    const other = await createLoopbackPki();
+    const err = await burst([{ method: 'GET', url: `${url}/x` }], { ca: other.ca.certPem }).catch(
+      (e: unknown) => e,
+    );
+    expect((err as DriverTransportError).code).toBe('CPRC_TARGET_UNREACHABLE');
+    expect((err as Error).message).toMatch(/TLS error/);
+  });
+
+  it('an answer beyond the response cap, declared or streamed, is refused as too large', async () => {
+    const server = createHttpsServer({ cert: pki.server.certPem, key: pki.server.keyPem }, (req, res) => {
+      req.resume();
+      req.on('end', () => {
+        if (req.url === '/declared') {
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': '5000' });
+          res.end('x'.repeat(5000));
+        } else {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          for (let i = 0; i < 10; i++) res.write('y'.repeat(1000));
+          res.end();
+        }
+      });
+    });
+    const url = await listen(server);
+    const out = await burst(
+      [
+        { method: 'GET', url: `${url}/declared` },
+        { method: 'GET', url: `${url}/chunked` },
+      ],
+      { ca, maxResponseBytes: 2048 },
+    );
+    for (const r of out.results) {
+      expect(r.error?.code).toBe('CPRC_RESPONSE_TOO_LARGE');
+      expect(r.error?.message).toMatch(/larger than the cap of 2048 bytes/);
+    }
+  });
+
+  it('an answer that comes before the request is complete is kept and marked early', async () => {
+    const server = createHttpsServer({ cert: pki.server.certPem, key: pki.server.keyPem }, (_req, res) => {
+      // answers on the head, before the body is complete
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end('{"error":{"code":"INVALID_STRUCTURE","message":"early"}}');
+    });
+    const url = await listen(server);
+    const out = await burst([{ method: 'POST', url: `${url}/x`, body: '{"a":1}' }], { ca, settleMs: 200 });
+    const r = out.results[0];
+    expect(r?.response?.status).toBe(400);
+    expect(r?.early).toBe(true);
+    expect(out.released).toBe(0);
+  });
+});
