@@ -9,16 +9,19 @@
  * - before: the suites' way until issue 11: the driver's warm undici pool (a warm-up burst of
  *   the same width, then `Promise.all` of 32 exchanges), as `suites/payee/5-authentication.ts`
  *   and `suites/operator/cp-3-states.ts` did;
- * - after: {@link burst}: 32 connections opened first, every request held one byte short, all
- *   last bytes released in one loop.
+ * - after: {@link burst} over HTTP/1.1: 32 connections opened first, every request held one
+ *   byte short, all last bytes released in one loop;
+ * - after, h2: {@link burst} when the target speaks h2: one connection, 32 streams held before
+ *   END_STREAM, all final frames in one write (single packet).
  *
  * Printed per way: the spread of the instants the requests' last bytes left the client (undici's
- * `undici:request:bodySent` diagnostics channel before; the burst's own stamps after) and the
+ * `undici:request:bodySent` diagnostics channel before; the burst's own stamps after; for h2 the
+ * streams' ends, handed to the session in one tick) and the
  * spread of the instants the server had them complete, median and worst over the 20 bursts.
  * @packageDocumentation
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { createServer } from 'node:https';
+import { createSecureServer } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { burst } from '../src/drivers/burst.js';
@@ -30,7 +33,8 @@ const BURSTS = 20;
 
 /** The server of the worker: answers `{"at": "<hrtime ns when the request was complete>"}`. */
 function serve(cert: string, key: string): void {
-  const server = createServer({ cert, key }, (req, res) => {
+  // HTTP/1.1 for the pool and the HTTP/1.1 burst, h2 for the single-packet burst (ALPN)
+  const server = createSecureServer({ cert, key, allowHTTP1: true }, (req, res) => {
     req.resume();
     req.on('end', () => {
       const at = process.hrtime.bigint().toString();
@@ -43,7 +47,6 @@ function serve(cert: string, key: string): void {
       });
     });
   });
-  server.keepAliveTimeout = 60_000;
   server.listen(0, '127.0.0.1', () => {
     parentPort?.postMessage((server.address() as AddressInfo).port);
   });
@@ -101,12 +104,13 @@ async function pooled(http: HttpClient, make: () => HttpRequest): Promise<Sample
   }
 }
 
-/** One last-byte-synchronised burst. */
-async function synced(ca: string, make: () => HttpRequest): Promise<Sample> {
+/** One last-byte-synchronised burst, over HTTP/1.1 or (single packet) h2. */
+async function synced(ca: string, make: () => HttpRequest, http2: boolean): Promise<Sample> {
   const out = await burst(
     Array.from({ length: WIDTH }, () => make()),
-    { ca },
+    { ca, http2 },
   );
+  if (out.protocol !== (http2 ? 'h2' : 'http/1.1')) throw new Error(`bench: the burst spoke ${out.protocol}`);
   const failed = out.results.find((r) => r.error !== undefined);
   if (failed?.error) throw failed.error;
   return { client: out.spreadMs, server: spreadMs(serverInstants(out.results.map((r) => r.response))) };
@@ -140,15 +144,18 @@ async function main(): Promise<void> {
     for (const kind of kinds) {
       const before: Sample[] = [];
       const after: Sample[] = [];
+      const afterH2: Sample[] = [];
       const http = new HttpClient({ ca, timeoutMs: 10_000 });
       try {
         // one untimed round of each to warm the JIT and the server
         await pooled(http, kind.make);
-        await synced(ca, kind.make);
+        await synced(ca, kind.make, false);
+        await synced(ca, kind.make, true);
         for (let i = 0; i < BURSTS; i++) {
-          // interleaved, so both ways see the same machine load
+          // interleaved, so every way sees the same machine load
           before.push(await pooled(http, kind.make));
-          after.push(await synced(ca, kind.make));
+          after.push(await synced(ca, kind.make, false));
+          afterH2.push(await synced(ca, kind.make, true));
         }
       } finally {
         await http.close();
@@ -157,7 +164,8 @@ async function main(): Promise<void> {
       console.log(`    ${'way'.padEnd(44)} ${'median'.padStart(11)} ${'worst'.padStart(11)}`);
       for (const [way, samples] of [
         ['before: warm undici pool + Promise.all', before],
-        ['after:  last-byte synchronisation', after],
+        ['after:  last-byte sync, HTTP/1.1', after],
+        ['after:  single packet, h2', afterH2],
       ] as const) {
         for (const [side, pick] of [
           ['client', (s: Sample) => s.client],

@@ -3,6 +3,8 @@ import { isCprcError } from '../errors.js';
 import { registerBundle } from './bundle.js';
 import { registerDiff } from './diff.js';
 import { registerMatrix } from './matrix.js';
+import { registerMerge } from './merge.js';
+import { registerReplay } from './replay.js';
 import { registerReport } from './report.js';
 import { registerRun } from './run.js';
 import { registerServe } from './serve.js';
@@ -26,6 +28,8 @@ export async function main(argv: string[]): Promise<number> {
   registerReport(program);
   registerDiff(program);
   registerMatrix(program);
+  registerMerge(program);
+  registerReplay(program);
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

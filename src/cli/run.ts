@@ -25,6 +25,18 @@ interface RunCliOptions {
   level?: 'spec' | 'profile';
   failOnSkip?: boolean;
   baseline?: string;
+  shard?: { index: number; total: number };
+  lastFailed?: string;
+}
+
+function shardArg(value: string): { index: number; total: number } {
+  const m = /^(\d{1,4})\/(\d{1,4})$/.exec(value.trim());
+  const index = Number(m?.[1]);
+  const total = Number(m?.[2]);
+  if (!m || total < 1 || total > 1000 || index < 1 || index > total) {
+    throw new InvalidArgumentError('must be INDEX/TOTAL with 1 <= INDEX <= TOTAL <= 1000, e.g. 2/4');
+  }
+  return { index, total };
 }
 
 function integer(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
@@ -95,6 +107,15 @@ export function registerRun(program: Command): void {
       '--sign <key>',
       'sign results.json into results.bundle with this Ed25519 private key (PEM or JWK; "cprc keygen" makes one)',
     )
+    .option(
+      '--shard <index/total>',
+      'run one slice of the checks (e.g. 2/4: whole describe blocks, balanced by number of checks); needs --seed; join the parts with "cprc merge"',
+      shardArg,
+    )
+    .option(
+      '--last-failed <results>',
+      'run only the checks that failed or errored in this results.json (its seed and runs unless --seed/--runs are given)',
+    )
     .addOption(new Option('--suites <dir>', 'compiled suites root (development)').hideHelp())
     .action(async (opts: RunCliOptions) => {
       process.exitCode = await runCommand(opts);
@@ -107,6 +128,34 @@ async function runCommand(opts: RunCliOptions): Promise<number> {
   }
   if (opts.config && opts.reference) {
     throw new CprcError('CPRC_USAGE', 'cprc run: give either --config or --reference, not both');
+  }
+  if (opts.shard && opts.seed === undefined) {
+    throw new CprcError(
+      'CPRC_USAGE',
+      'cprc run --shard needs --seed N: every shard must use the same seed (e.g. the CI run number), or "cprc merge" refuses the parts',
+    );
+  }
+  // --last-failed: the checks that failed or errored in a previous run, with its seed and runs
+  let only: { checks: string[]; source: string } | undefined;
+  let previous: { seed: number; runs: number; level: 'spec' | 'profile'; targets: string[] } | undefined;
+  if (opts.lastFailed) {
+    const { readResults } = await import('../results/read.js');
+    const { failedCheckIds } = await import('../runner/run.js');
+    const { doc } = readResults(opts.lastFailed);
+    const checks = failedCheckIds(doc);
+    if (checks.length === 0) {
+      process.stdout.write(
+        `cprc run --last-failed: no check failed or errored in ${opts.lastFailed}; nothing to run\n`,
+      );
+      return 0;
+    }
+    only = { checks, source: `last-failed ${opts.lastFailed}` };
+    previous = {
+      seed: doc.seed,
+      runs: doc.runs,
+      level: doc.level,
+      targets: [...new Set(checks.map((id) => id.split('/')[0] ?? ''))],
+    };
   }
   const reportsDir = resolve(opts.reports);
   // the key is read before anything runs, so a wrong path fails in a second, not after the run
@@ -140,7 +189,7 @@ async function runCommand(opts: RunCliOptions): Promise<number> {
       );
     }
     // The seed is chosen here when not given, so the reproduction line in the reports carries it.
-    const seed = opts.seed ?? randomInt(1, 2 ** 31 - 1);
+    const seed = opts.seed ?? previous?.seed ?? randomInt(1, 2 ** 31 - 1);
     const command = [
       'cprc',
       'run',
@@ -151,17 +200,25 @@ async function runCommand(opts: RunCliOptions): Promise<number> {
     const { runSuites } = await import('../runner/run.js');
     const result = await runSuites({
       configPath,
-      ...(opts.target ? { targets: opts.target } : {}),
+      ...(opts.target ? { targets: opts.target } : previous ? { targets: previous.targets } : {}),
       reportsDir,
+      ...(opts.shard ? { shard: opts.shard } : {}),
+      ...(only ? { only } : {}),
+      ...(opts.reference ? { reference: true } : {}),
       ...(opts.grep ? { grep: opts.grep } : {}),
       seed,
-      runs: opts.runs,
+      runs:
+        previous &&
+        opts.runs === DEFAULT_RUNS &&
+        !process.argv.some((a) => a === '--runs' || a.startsWith('--runs='))
+          ? previous.runs
+          : opts.runs,
       ...(opts.timeout !== undefined ? { timeoutMs: opts.timeout } : {}),
       bail: opts.bail === true,
       ...(opts.driver ? { driverModule: resolve(opts.driver) } : {}),
       ...(opts.suites ? { suitesRoot: resolve(opts.suites) } : {}),
       maxDurationMs: opts.maxDuration,
-      ...(opts.level ? { level: opts.level } : {}),
+      ...(opts.level ? { level: opts.level } : previous ? { level: previous.level } : {}),
       ...(opts.failOnSkip ? { failOnSkip: true } : {}),
       ...(opts.baseline ? { baselineFile: resolve(opts.baseline) } : {}),
       signal: controller.signal,

@@ -14,9 +14,15 @@
  * @packageDocumentation
  */
 import { type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
+import {
+  type ClientHttp2Session,
+  type ClientHttp2Stream,
+  constants,
+  connect as http2Connect,
+} from 'node:http2';
 import { isIP, connect as netConnect, type Socket } from 'node:net';
 import { Duplex } from 'node:stream';
-import { connect as tlsConnect } from 'node:tls';
+import { type TLSSocket, connect as tlsConnect } from 'node:tls';
 import {
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -48,6 +54,11 @@ export interface BurstOptions {
   /** Wait between holding every request and the release (default {@link DEFAULT_BURST_SETTLE_MS}). */
   settleMs?: number;
   /**
+   * Offer h2 in ALPN (default true): a target that chooses it gets the single-packet form of the
+   * race (one connection, every stream's final frame in one write). False keeps HTTP/1.1.
+   */
+  http2?: boolean;
+  /**
    * Called once every request is held (all its bytes but the last written) and before the
    * release; the release waits for it. Tests observe the target here.
    */
@@ -77,8 +88,8 @@ export interface BurstResult {
 export interface BurstOutcome {
   /** One result per request, in request order. */
   results: BurstResult[];
-  /** Wire protocol of the burst. */
-  protocol: 'http/1.1';
+  /** Wire protocol of the burst: `h2` when the target chose it (one connection, single packet). */
+  protocol: 'http/1.1' | 'h2';
   /** Requests whose last byte was released (the others failed before the release). */
   released: number;
   /** Max minus min of the instants the last bytes left, in milliseconds (0 when at most one left). */
@@ -178,7 +189,12 @@ function prepare(req: HttpRequest): { headers: Record<string, string>; body: Buf
 }
 
 /** Opens one connection to the origin of `url` (TLS with `ca` for https), bounded by `timeoutMs`. */
-function open(url: URL, ca: string | Buffer | undefined, timeoutMs: number): Promise<Socket> {
+function open(
+  url: URL,
+  ca: string | Buffer | undefined,
+  timeoutMs: number,
+  alpn: string[] = ['http/1.1'],
+): Promise<Socket> {
   const https = url.protocol === 'https:';
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const port = Number(url.port || (https ? 443 : 80));
@@ -189,7 +205,7 @@ function open(url: URL, ca: string | Buffer | undefined, timeoutMs: number): Pro
           port,
           ...(isIP(host) === 0 ? { servername: host } : {}),
           ...(ca === undefined ? {} : { ca }),
-          ALPNProtocols: ['http/1.1'],
+          ALPNProtocols: alpn,
         })
       : netConnect({ host, port });
     const timer = setTimeout(() => {
@@ -224,19 +240,22 @@ function headersOf(res: IncomingMessage): Record<string, string> {
 
 const ms = (from: bigint, to: bigint): number => Number(to - from) / 1e6;
 
-/** One request in flight: its socket, request, and what came back. */
+/** One request in flight and what came back. */
 interface Flight {
   index: number;
   req: HttpRequest;
   headers: Record<string, string>;
   body: Buffer | undefined;
-  raw: Socket;
-  held: HeldSocket;
-  client?: ClientRequest;
   /** Resolves when every byte but the last was written (or the request failed). */
   written: Promise<void>;
   /** Resolves when the answer is complete or the request failed. */
   done: Promise<void>;
+  /** Sends what is held; sets `sentAt` (now for HTTP/1.1; when the frame is flushed for h2). */
+  release: () => void;
+  /** True while the flight holds its last byte (not answered, not failed). */
+  holding: () => boolean;
+  /** Ends the flight with `failure` (timeout). */
+  abort: (failure: unknown) => void;
   sentAt?: bigint;
   answeredAt?: bigint;
   status?: number;
@@ -244,16 +263,244 @@ interface Flight {
   chunks: Buffer[];
   text?: string;
   failure?: unknown;
-  /** Ends the flight with `failure` (timeout). */
-  abort: (failure: unknown) => void;
+}
+
+/** The bookkeeping every flight shares: one end (answer or failure), a capped body. */
+function flightBase(
+  index: number,
+  req: HttpRequest,
+  cap: number,
+  teardown: () => void,
+): {
+  f: Flight;
+  finish: (failure?: unknown) => void;
+  written: () => void;
+  /** Takes one body chunk; false (and the flight ended as oversize) past the cap. */
+  take: (chunk: Buffer) => boolean;
+  /** Checks a declared Content-Length; false (and the flight ended as oversize) past the cap. */
+  declared: (length: number) => boolean;
+} {
+  const { headers, body } = prepare(req);
+  let markWritten!: () => void;
+  let markDone!: () => void;
+  const f: Flight = {
+    index,
+    req,
+    headers,
+    body,
+    written: new Promise<void>((r) => {
+      markWritten = r;
+    }),
+    done: new Promise<void>((r) => {
+      markDone = r;
+    }),
+    release: () => {},
+    holding: () => false,
+    abort: () => {},
+    chunks: [],
+  };
+  let total = 0;
+  const finish = (failure?: unknown): void => {
+    if (f.answeredAt !== undefined) return;
+    f.answeredAt = process.hrtime.bigint();
+    if (failure !== undefined) f.failure = failure;
+    else f.text = Buffer.concat(f.chunks).toString('utf8');
+    markWritten();
+    teardown();
+    markDone();
+  };
+  f.abort = (failure) => finish(failure);
+  return {
+    f,
+    finish,
+    written: () => markWritten(),
+    take: (chunk) => {
+      total += chunk.length;
+      if (total > cap) {
+        finish(oversize(cap, total));
+        return false;
+      }
+      f.chunks.push(chunk);
+      return true;
+    },
+    declared: (length) => {
+      if (Number.isFinite(length) && length > cap) {
+        finish(oversize(cap, length));
+        return false;
+      }
+      return true;
+    },
+  };
+}
+
+/** An HTTP/1.1 flight: a `ClientRequest` over a {@link HeldSocket} on its own connection. */
+function h1Flight(index: number, req: HttpRequest, url: URL, raw: Socket, cap: number): Flight {
+  const held = new HeldSocket(raw);
+  let client: ClientRequest | undefined;
+  const { f, finish, written, take, declared } = flightBase(index, req, cap, () => {
+    client?.destroy();
+    held.destroy();
+  });
+  f.holding = () => f.answeredAt === undefined && held.holding;
+  f.release = () => {
+    held.release();
+    f.sentAt = process.hrtime.bigint();
+  };
+  client = httpRequest({
+    method: req.method,
+    path: `${url.pathname}${url.search}`,
+    // a burst connection carries one request: say so, whatever the method
+    headers: {
+      host: url.host,
+      ...f.headers,
+      ...(f.body === undefined ? {} : { 'content-length': String(f.body.length) }),
+      connection: 'close',
+    },
+    setHost: false,
+    createConnection: () => held as unknown as Socket,
+  });
+  client.on('error', (err) => finish(err));
+  client.on('finish', written);
+  client.on('response', (res) => {
+    f.status = res.statusCode;
+    f.resHeaders = headersOf(res);
+    if (!declared(Number(f.resHeaders['content-length']))) return;
+    res.on('data', (chunk: Buffer) => {
+      take(chunk);
+    });
+    res.on('end', () => {
+      if (!res.complete) finish(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+      else finish();
+    });
+    res.on('error', (err) => finish(err));
+  });
+  if (f.body === undefined) client.end();
+  else client.end(f.body);
+  return f;
 }
 
 /**
- * Sends `requests` as one last-byte-synchronised burst: opens a connection per request (all of
- * them before anything is sent), writes every request but its last byte, waits `settleMs`, then
- * writes all the last bytes in one synchronous loop, and reads every answer (each bounded by
- * `timeoutMs` and `maxResponseBytes`, as the drivers bound theirs). Every request is recorded as
- * one exchange. A connection that cannot be opened ends the burst before anything is sent (a
+ * An HTTP/2 flight: one stream of a shared session, its HEADERS (and body but its last byte)
+ * sent without END_STREAM; the release ends the stream, and every stream's last DATA frame
+ * leaves in the session's next write, together (the single-packet form of the race).
+ */
+function h2Flight(
+  index: number,
+  req: HttpRequest,
+  url: URL,
+  session: ClientHttp2Session,
+  cap: number,
+): Flight {
+  let stream: ClientHttp2Stream | undefined;
+  const { f, finish, written, take, declared } = flightBase(index, req, cap, () => {
+    if (stream !== undefined && !stream.destroyed) stream.close(constants.NGHTTP2_CANCEL);
+  });
+  let last: Buffer | undefined;
+  let released = false;
+  f.holding = () => f.answeredAt === undefined && !released;
+  f.release = () => {
+    released = true;
+    stream?.end(last);
+  };
+  const headers: Record<string, string> = {
+    ':method': req.method,
+    ':path': `${url.pathname}${url.search}`,
+    ...f.headers,
+    ...(f.body === undefined ? {} : { 'content-length': String(f.body.length) }),
+  };
+  try {
+    stream = session.request(headers, { endStream: false });
+  } catch (err) {
+    finish(err);
+    return f;
+  }
+  stream.on('error', (err) => finish(err));
+  stream.on('finish', () => {
+    if (released) f.sentAt = process.hrtime.bigint();
+  });
+  stream.on('response', (h) => {
+    f.status = Number(h[':status']);
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(h)) {
+      if (k.startsWith(':') || v === undefined) continue;
+      out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+    }
+    f.resHeaders = out;
+    declared(Number(out['content-length']));
+  });
+  stream.on('data', (chunk: Buffer) => {
+    take(chunk);
+  });
+  stream.on('end', () => finish());
+  stream.on('close', () => {
+    // a stream reset, or a session gone, before the answer ended
+    if (f.answeredAt === undefined) {
+      finish(
+        Object.assign(new Error(`the stream was closed (HTTP/2 code ${stream?.rstCode ?? 'none'})`), {
+          code: 'ECONNRESET',
+        }),
+      );
+    }
+  });
+  if (f.body !== undefined && f.body.length > 0) {
+    last = f.body.subarray(f.body.length - 1);
+    stream.write(f.body.subarray(0, f.body.length - 1), () => written());
+  } else {
+    // HEADERS leave with the session's next write; 'ready' may already have been emitted
+    if (stream.pending) stream.once('ready', () => setImmediate(written));
+    else setImmediate(written);
+  }
+  return f;
+}
+
+/**
+ * Opens an HTTP/2 session over `socket` (ALPN h2) and waits for the target's settings; resolves
+ * `undefined` (session closed) when the target allows fewer than `streams` concurrent streams.
+ */
+function h2Session(
+  origin: string,
+  socket: Socket,
+  streams: number,
+  timeoutMs: number,
+): Promise<ClientHttp2Session | undefined> {
+  return new Promise((resolve, reject) => {
+    const session = http2Connect(origin, { createConnection: () => socket });
+    const timer = setTimeout(() => {
+      session.destroy();
+      reject(Object.assign(new Error(`no HTTP/2 settings within ${timeoutMs} ms`), { name: 'TimeoutError' }));
+    }, timeoutMs);
+    session.once('error', (err) => {
+      clearTimeout(timer);
+      session.destroy();
+      reject(err);
+    });
+    session.once('remoteSettings', (settings) => {
+      clearTimeout(timer);
+      if ((settings.maxConcurrentStreams ?? Number.POSITIVE_INFINITY) < streams) {
+        session.destroy();
+        resolve(undefined);
+      } else {
+        // later session errors reach the streams (each ends with its own classified error)
+        session.on('error', () => undefined);
+        resolve(session);
+      }
+    });
+  });
+}
+
+/**
+ * Sends `requests` as one last-byte-synchronised burst and reads every answer (each bounded by
+ * `timeoutMs` and `maxResponseBytes`, as the drivers bound theirs); every request is recorded as
+ * one exchange.
+ *
+ * Over HTTP/1.1 (the default, and whenever the target does not choose h2): one connection per
+ * request, all opened before anything is sent; every request written but its last byte; after
+ * `settleMs` all the last bytes written in one synchronous loop. When the origin of the requests
+ * is one HTTPS origin that chooses h2 in ALPN (and allows enough concurrent streams), one
+ * connection carries every request as a stream held before END_STREAM, and the release ends all
+ * the streams in one tick, so their final frames leave in one write (single packet).
+ *
+ * A connection that cannot be opened ends the burst before anything is sent (a
  * {@link DriverTransportError} naming why); a request that fails later (reset, timeout, garbage,
  * oversize) gets its classified `error` and the others go on.
  * @example
@@ -272,153 +519,120 @@ export async function burst(
   if (requests.length === 0)
     throw new DriverTransportError('CPRC_DRIVER', 'a burst needs at least one request');
   const urls = requests.map((r) => new URL(r.url));
+  const origins = new Set(urls.map((u) => u.origin));
+  const tryH2 = options.http2 !== false && origins.size === 1 && urls[0]?.protocol === 'https:';
 
   // 1. every connection first: connection setup is never part of the race
   const openStart = process.hrtime.bigint();
-  const opened = await Promise.allSettled(urls.map((u) => open(u, options.ca, timeoutMs)));
+  let session: ClientHttp2Session | undefined;
+  let opened: PromiseSettledResult<Socket>[];
+  const first = tryH2
+    ? await Promise.allSettled([open(urls[0] as URL, options.ca, timeoutMs, ['h2', 'http/1.1'])])
+    : [];
+  const firstSocket = first[0]?.status === 'fulfilled' ? first[0].value : undefined;
+  if (firstSocket !== undefined && (firstSocket as TLSSocket).alpnProtocol === 'h2') {
+    try {
+      session = await h2Session((urls[0] as URL).origin, firstSocket, requests.length, timeoutMs);
+    } catch (err) {
+      first[0] = { status: 'rejected', reason: err };
+    }
+  }
+  if (session !== undefined) opened = [];
+  else if (first[0]?.status === 'rejected') opened = [first[0]];
+  else {
+    // HTTP/1.1: the first connection is reused when it was not given to h2
+    const reuse = firstSocket !== undefined && (firstSocket as TLSSocket).alpnProtocol !== 'h2';
+    if (firstSocket !== undefined && !reuse) firstSocket.destroy();
+    opened = await Promise.allSettled(
+      urls.map((u, i) =>
+        i === 0 && reuse ? Promise.resolve(firstSocket as Socket) : open(u, options.ca, timeoutMs),
+      ),
+    );
+  }
   const openEnd = process.hrtime.bigint();
   const openedAt = new Date().toISOString();
   const refused = opened.findIndex((o) => o.status === 'rejected');
   if (refused >= 0) {
     for (const o of opened) if (o.status === 'fulfilled') o.value.destroy();
-    const first = requests[refused] as HttpRequest;
-    const d = describeTransportError((opened[refused] as PromiseRejectedResult).reason, timeoutMs);
+    const req = requests[refused] as HttpRequest;
+    const reason = (opened[refused] as PromiseRejectedResult).reason;
+    const d = describeTransportError(reason, timeoutMs);
     const failed = opened.filter((o) => o.status === 'rejected').length;
-    const text = `${d.text} (opening the ${requests.length} connections of a burst: ${failed} could not be opened; nothing was sent)`;
+    const text = `${d.text} (opening the ${opened.length === 1 && requests.length > 1 ? 'first connection' : `${requests.length} connections`} of a burst: ${failed} could not be opened; nothing was sent)`;
     recorder?.record({
       kind: 'http',
-      method: first.method,
-      url: first.url,
+      method: req.method,
+      url: req.url,
       duration_ms: Math.round(ms(openStart, openEnd)),
       error: text,
     });
-    const message = `${first.method} ${first.url}: ${text}`;
+    const message = `${req.method} ${req.url}: ${text}`;
     throw new DriverTransportError(d.code, recorder ? recorder.redact(message) : message, {
-      cause: (opened[refused] as PromiseRejectedResult).reason,
+      cause: reason,
     });
   }
 
   // 2. every request but its last byte
-  const flights: Flight[] = requests.map((req, index) => {
-    const { headers, body } = prepare(req);
-    const raw = (opened[index] as PromiseFulfilledResult<Socket>).value;
-    const f: Flight = {
-      index,
-      req,
-      headers,
-      body,
-      raw,
-      held: new HeldSocket(raw),
-      chunks: [],
-      written: Promise.resolve(),
-      done: Promise.resolve(),
-      abort: () => {},
-    };
-    const url = urls[index] as URL;
-    let settleWritten!: () => void;
-    f.written = new Promise((r) => {
-      settleWritten = r;
-    });
-    f.done = new Promise<void>((resolve) => {
-      let total = 0;
-      const finish = (failure?: unknown): void => {
-        if (f.answeredAt !== undefined) return;
-        f.answeredAt = process.hrtime.bigint();
-        if (failure !== undefined) f.failure = failure;
-        settleWritten();
-        f.held.destroy();
-        resolve();
-      };
-      f.abort = (failure) => {
-        finish(failure);
-        f.client?.destroy();
-      };
-      const client = httpRequest({
-        method: req.method,
-        path: `${url.pathname}${url.search}`,
-        // a burst connection carries one request: say so, whatever the method
-        headers: {
-          host: url.host,
-          ...headers,
-          ...(body === undefined ? {} : { 'content-length': String(body.length) }),
-          connection: 'close',
-        },
-        setHost: false,
-        createConnection: () => f.held as unknown as Socket,
-      });
-      f.client = client;
-      client.on('error', (err) => finish(err));
-      client.on('finish', () => settleWritten());
-      client.on('response', (res) => {
-        f.status = res.statusCode;
-        f.resHeaders = headersOf(res);
-        const declared = Number(f.resHeaders['content-length']);
-        if (Number.isFinite(declared) && declared > cap) {
-          res.destroy();
-          finish(oversize(cap, declared));
-          return;
-        }
-        res.on('data', (chunk: Buffer) => {
-          total += chunk.length;
-          if (total > cap) {
-            res.destroy();
-            finish(oversize(cap, total));
-            return;
-          }
-          f.chunks.push(chunk);
-        });
-        res.on('end', () => {
-          if (!res.complete) return finish(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
-          f.text = Buffer.concat(f.chunks).toString('utf8');
-          finish();
-        });
-        res.on('error', (err) => finish(err));
-      });
-      if (body === undefined) client.end();
-      else client.end(body);
-    });
-    return f;
-  });
-  await Promise.all(flights.map((f) => f.written));
-  const settle = options.settleMs ?? DEFAULT_BURST_SETTLE_MS;
-  if (settle > 0) await new Promise((r) => setTimeout(r, settle));
-  await options.beforeRelease?.();
-
-  // 3. the release: every held last byte, in one synchronous loop
-  const releaseAt = process.hrtime.bigint();
-  const releasedAt = new Date().toISOString();
-  for (const f of flights) {
-    if (f.answeredAt !== undefined || !f.held.holding) continue;
-    f.held.release();
-    f.sentAt = process.hrtime.bigint();
-  }
-  const timer = setTimeout(() => {
-    for (const f of flights) {
-      if (f.answeredAt !== undefined) continue;
-      const err = new Error(`no complete answer within ${timeoutMs} ms`);
-      err.name = 'TimeoutError';
-      f.abort(err);
-    }
-  }, timeoutMs);
-  await Promise.all(flights.map((f) => f.done));
-  clearTimeout(timer);
-
-  // 4. results, evidence, spreads
-  const results = flights.map((f) => toResult(f, releaseAt, timeoutMs, recorder));
-  const sent = results.flatMap((r) => (r.sentAtMs === undefined ? [] : [r.sentAtMs]));
-  const answered = results.flatMap((r) =>
-    r.response !== undefined && r.answeredAtMs !== undefined ? [r.answeredAtMs] : [],
+  const flights: Flight[] = requests.map((req, index) =>
+    session !== undefined
+      ? h2Flight(index, req, urls[index] as URL, session, cap)
+      : h1Flight(
+          index,
+          req,
+          urls[index] as URL,
+          (opened[index] as PromiseFulfilledResult<Socket>).value,
+          cap,
+        ),
   );
-  return {
-    results,
-    protocol: 'http/1.1',
-    released: sent.length,
-    spreadMs: sent.length > 1 ? Math.max(...sent) - Math.min(...sent) : 0,
-    arrivalSpreadMs: answered.length > 0 ? Math.max(...answered) - Math.min(...answered) : undefined,
-    openMs: ms(openStart, openEnd),
-    openedAt,
-    releasedAt,
-  };
+  try {
+    // the held phase is bounded too: a target that stops reading ends its flights as timeouts
+    const holdTimer = setTimeout(() => {
+      for (const f of flights) {
+        const err = new Error(`the request could not be written within ${timeoutMs} ms`);
+        err.name = 'TimeoutError';
+        if (f.answeredAt === undefined) f.abort(err);
+      }
+    }, timeoutMs);
+    await Promise.all(flights.map((f) => f.written));
+    clearTimeout(holdTimer);
+    const settle = options.settleMs ?? DEFAULT_BURST_SETTLE_MS;
+    if (settle > 0) await new Promise((r) => setTimeout(r, settle));
+    await options.beforeRelease?.();
+
+    // 3. the release: every held last byte, in one synchronous loop
+    const releaseAt = process.hrtime.bigint();
+    const releasedAt = new Date().toISOString();
+    for (const f of flights) if (f.holding()) f.release();
+    const timer = setTimeout(() => {
+      for (const f of flights) {
+        if (f.answeredAt !== undefined) continue;
+        const err = new Error(`no complete answer within ${timeoutMs} ms`);
+        err.name = 'TimeoutError';
+        f.abort(err);
+      }
+    }, timeoutMs);
+    await Promise.all(flights.map((f) => f.done));
+    clearTimeout(timer);
+
+    // 4. results, evidence, spreads
+    const results = flights.map((f) => toResult(f, releaseAt, timeoutMs, recorder));
+    const sent = results.flatMap((r) => (r.sentAtMs === undefined ? [] : [r.sentAtMs]));
+    const answered = results.flatMap((r) =>
+      r.response !== undefined && r.answeredAtMs !== undefined ? [r.answeredAtMs] : [],
+    );
+    return {
+      results,
+      protocol: session !== undefined ? 'h2' : 'http/1.1',
+      released: sent.length,
+      spreadMs: sent.length > 1 ? Math.max(...sent) - Math.min(...sent) : 0,
+      arrivalSpreadMs: answered.length > 0 ? Math.max(...answered) - Math.min(...answered) : undefined,
+      openMs: ms(openStart, openEnd),
+      openedAt,
+      releasedAt,
+    };
+  } finally {
+    session?.destroy();
+  }
 }
 
 function oversize(cap: number, bytes: number): DriverTransportError {

@@ -41,7 +41,7 @@ th{background:#f4f4f4}code,pre{font:12px/1.4 ui-monospace,monospace}pre{backgrou
 .banner{padding:10px 14px;border-radius:6px;margin:12px 0;font-weight:600}.banner.incomplete{background:#fff8c5;border:1px solid #d4a72c}
 .verdict-pass{color:#1a7f37}.verdict-fail{color:#cf222e}dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px}dl.meta dt{font-weight:600}
 .filters label{margin-right:12px;white-space:nowrap}article.failure{border:1px solid #ddd;border-radius:6px;padding:8px 12px;margin:12px 0}
-.hidden{display:none}.muted{color:#6e7781}
+.hidden{display:none}.muted{color:#6e7781}details>summary{cursor:pointer;font-weight:600;margin:8px 0}
 `;
 
 const SCRIPT = `
@@ -93,10 +93,43 @@ function headersText(headers: Exchange['request_headers']): string {
     .join('\n');
 }
 
-function exchangeHtml(exchange: Exchange, index: number, model: ReportModel): string {
+/** Bodies at least this long are written once per report; later copies link to the first. */
+const SHARED_BODY_MIN = 256;
+
+/**
+ * Writes each long body once: the first time as a `<pre id="body-N">`, later as a link to it
+ * (a failing run repeats the same CPR or error body across checks and exchanges).
+ */
+class BodyStore {
+  private readonly seen = new Map<string, string>();
+  pre(text: string, label: string): string {
+    if (text.length < SHARED_BODY_MIN) return `<pre>${e(text)}</pre>`;
+    const known = this.seen.get(text);
+    if (known)
+      return `<p class="muted">${e(label)}: the same ${text.length} characters as <a href="#${known}">this body</a>.</p>`;
+    const id = `body-${this.seen.size + 1}`;
+    this.seen.set(text, id);
+    return `<pre id="${id}">${e(text)}</pre>`;
+  }
+}
+
+function exchangeHtml(exchange: Exchange, index: number, model: ReportModel, bodies: BodyStore): string {
   const parts: string[] = [];
   if (exchange.failing) parts.push('<p><strong>The failing exchange of the counterexample.</strong></p>');
   else if (exchange.counterexample) parts.push('<p class="muted">Exchange of the counterexample replay.</p>');
+  const replay =
+    exchange.kind === 'http'
+      ? curlCommand(exchange, model.caFile)
+      : stdioCommand(exchange, model.walletCommand);
+  if (exchange.kind === 'http' && replay) {
+    // the curl line is the request (method, URL, headers, body): written once
+    parts.push(
+      `<h5>Request (as a curl command that reproduces it)</h5><pre>${e(replay)}</pre>` +
+        (replay.includes('[redacted]')
+          ? '<p class="muted">Replace each [redacted] value with your own credential.</p>'
+          : ''),
+    );
+  }
   if (exchange.kind === 'http') {
     const request = [
       `${exchange.method ?? 'GET'} ${exchange.url ?? ''}`,
@@ -104,28 +137,26 @@ function exchangeHtml(exchange: Exchange, index: number, model: ReportModel): st
     ]
       .filter((line) => line !== '')
       .join('\n');
-    parts.push(
-      `<h5>Request</h5><pre>${e(request)}${exchange.request_body !== undefined ? `\n\n${e(exchange.request_body)}` : ''}</pre>`,
-    );
+    if (!replay) {
+      parts.push(
+        `<h5>Request</h5><pre>${e(request)}</pre>${exchange.request_body !== undefined ? bodies.pre(exchange.request_body, 'request body') : ''}`,
+      );
+    }
     if (exchange.status !== undefined || exchange.response_body !== undefined) {
       const head = [`HTTP ${exchange.status ?? '?'}`, headersText(exchange.response_headers)].filter(
         (l) => l !== '',
       );
       parts.push(
-        `<h5>Response</h5><pre>${e(head.join('\n'))}${exchange.response_body !== undefined ? `\n\n${e(exchange.response_body)}` : ''}</pre>`,
+        `<h5>Response</h5><pre>${e(head.join('\n'))}</pre>${exchange.response_body !== undefined ? bodies.pre(exchange.response_body, 'response body') : ''}`,
       );
     }
   } else {
-    parts.push(`<h5>stdin</h5><pre>${e(exchange.request_body ?? '')}</pre>`);
+    parts.push(`<h5>stdin</h5>${bodies.pre(exchange.request_body ?? '', 'stdin')}`);
     if (exchange.response_body !== undefined)
-      parts.push(`<h5>stdout</h5><pre>${e(exchange.response_body)}</pre>`);
+      parts.push(`<h5>stdout</h5>${bodies.pre(exchange.response_body, 'stdout')}`);
   }
   if (exchange.error) parts.push(`<p><strong>Transport error:</strong> ${e(exchange.error)}</p>`);
-  const replay =
-    exchange.kind === 'http'
-      ? curlCommand(exchange, model.caFile)
-      : stdioCommand(exchange, model.walletCommand);
-  if (replay) {
+  if (replay && exchange.kind !== 'http') {
     parts.push(
       `<h5>Reproduce</h5><pre>${e(replay)}</pre>` +
         (replay.includes('[redacted]')
@@ -136,7 +167,7 @@ function exchangeHtml(exchange: Exchange, index: number, model: ReportModel): st
   return `<h4>Exchange ${index + 1} (${e(exchange.kind)}, ${e(String(exchange.duration_ms))} ms)</h4>${parts.join('')}`;
 }
 
-function failureHtml(test: TestResult, model: ReportModel, anchor: string): string {
+function failureHtml(test: TestResult, model: ReportModel, anchor: string, bodies: BodyStore): string {
   const property = test.property
     ? `<h4>Property</h4><dl class="meta"><dt>seed</dt><dd><code>${e(String(test.property.seed))}</code></dd>` +
       (test.property.path !== undefined
@@ -155,7 +186,7 @@ function failureHtml(test: TestResult, model: ReportModel, anchor: string): stri
     : '';
   const exchanges =
     test.exchanges.length > 0
-      ? test.exchanges.map((exchange, index) => exchangeHtml(exchange, index, model)).join('')
+      ? test.exchanges.map((exchange, index) => exchangeHtml(exchange, index, model, bodies)).join('')
       : '<p class="muted">No exchange was recorded for this test.</p>';
   return (
     `<article class="failure" id="${anchor}"><h3>${verdictCell(test.state)} ${e(test.title)}</h3>` +
@@ -164,9 +195,29 @@ function failureHtml(test: TestResult, model: ReportModel, anchor: string): stri
     (test.expected_failure !== undefined
       ? `<dt>expected failure</dt><dd>listed in the baseline: ${e(test.expected_failure)}</dd>`
       : '') +
-    `<dt>requirements</dt><dd>${test.requirements.map((id) => `<code>${e(id)}</code>`).join(', ') || '(none)'}</dd>` +
+    `<dt>requirements</dt><dd>${test.requirements.map((id) => `<a href="#${reqAnchor(id)}"><code>${e(id)}</code></a>`).join(', ') || '(none)'}</dd>` +
     `<dt>file</dt><dd><code>${e(test.file)}</code></dd><dt>test id</dt><dd><code>${e(test.id)}</code></dd></dl>` +
     `<pre>${e(test.message ?? '(no message)')}</pre>${property}${exchanges}</article>`
+  );
+}
+
+/** Stable anchor of a requirement: `req-<ID>` (linkable from an issue tracker). */
+export function reqAnchor(id: string): string {
+  return `req-${e(id)}`;
+}
+
+/**
+ * Stable anchors of the tests: `check-<check id>` (e.g. `check-payee/token-reuse`), with `-2`,
+ * `-3`... for a check id that repeats in one run.
+ */
+export function checkAnchors(tests: readonly TestResult[]): Map<TestResult, string> {
+  const used = new Map<string, number>();
+  return new Map(
+    tests.map((test) => {
+      const n = (used.get(test.id) ?? 0) + 1;
+      used.set(test.id, n);
+      return [test, `check-${e(test.id)}${n > 1 ? `-${n}` : ''}`];
+    }),
   );
 }
 
@@ -180,7 +231,6 @@ function requirementRows(
   verdicts: Map<string, RequirementVerdict>,
   covering: Map<string, TestResult[]>,
   anchors: Map<TestResult, string>,
-  coverage: ReportModel['coverage'],
 ): string {
   return requirements
     .map((requirement) => {
@@ -190,11 +240,9 @@ function requirementRows(
         .map((test) => `<a href="#${anchors.get(test)}" class="${e(test.state)}">${e(test.state)}</a>`)
         .join(' ');
       const why =
-        state === 'untested'
-          ? `<span class="muted">${uncoveredReason(requirement, coverage, false)}</span>`
-          : links;
+        state === 'untested' ? `<a href="#uncovered-${e(requirement.id)}" class="muted">why</a>` : links;
       return (
-        `<tr data-verdict="${e(state)}"><td><code>${e(requirement.id)}</code></td><td>${e(requirement.level)}</td>` +
+        `<tr id="${reqAnchor(requirement.id)}" data-verdict="${e(state)}"><td><code>${e(requirement.id)}</code></td><td>${e(requirement.level)}</td>` +
         `<td>${e(requirement.kind)}</td><td>${verdictCell(state)}</td><td>${why}</td><td>${e(requirement.text)}</td></tr>`
       );
     })
@@ -216,8 +264,9 @@ function requirementRows(
 export function renderHtml(model: ReportModel): string {
   const { doc } = model;
   const verdicts = new Map(doc.requirements.map((requirement) => [requirement.id, requirement]));
-  // Anchors by position: the same test id can repeat (e.g. one wallet check over two channels).
-  const anchors = new Map(doc.tests.map((test, index) => [test, `test-${index + 1}`]));
+  // Stable anchors: #check-<check id>, #req-<requirement ID>.
+  const anchors = checkAnchors(doc.tests);
+  const bodies = new BodyStore();
   const covering = new Map<string, TestResult[]>();
   for (const test of doc.tests) {
     for (const id of new Set(test.requirements)) covering.set(id, [...(covering.get(id) ?? []), test]);
@@ -278,9 +327,21 @@ export function renderHtml(model: ReportModel): string {
             '</table>',
         ]
       : []),
-    '<p><a href="#requirements">Requirements</a> · <a href="#uncovered">Not covered</a> · <a href="#ambiguities">Ambiguities</a> · ' +
-      '<a href="#failures">Failures and errors</a> · <a href="#tests">All tests</a></p>',
+    '<p><a href="#failures">Failures and errors</a> · <a href="#requirements">Requirements</a> · <a href="#uncovered">Not covered</a> · ' +
+      '<a href="#ambiguities">Ambiguities</a> · <a href="#tests">All tests</a></p>',
   );
+
+  // Failures and errors first, with what reproduces them.
+  const failures = doc.tests.filter((test) => test.state === 'failed' || test.state === 'error');
+  out.push(`<h2 id="failures">Failures and errors (${failures.length})</h2>`);
+  if (failures.length === 0) out.push('<p>No test failed or errored.</p>');
+  out.push(...failures.map((test) => failureHtml(test, model, anchors.get(test) ?? '', bodies)));
+  if (failures.length > 0) {
+    out.push(
+      `<p class="muted">curl lines trust <code>${e(model.caFile)}</code> (the run configuration's <code>tls.ca_file</code>); ` +
+        'the here-document adds a final line break to the body, which JSON ignores.</p>',
+    );
+  }
 
   // Requirements of the whole catalog, grouped by source and section.
   const states = ['failed', 'error', 'warning', 'passed', 'skipped', 'untested'];
@@ -296,8 +357,14 @@ export function renderHtml(model: ReportModel): string {
       )
       .join('')}</p>`,
   );
+  const applies = (requirement: Requirement): boolean =>
+    requirement.actor === 'document'
+      ? doc.targets.includes('payee') || doc.targets.includes('wallet')
+      : doc.targets.includes(requirement.actor as never) ||
+        (verdicts.get(requirement.id)?.tests.length ?? 0) > 0;
+  const elsewhere = model.catalog.filter((requirement) => !applies(requirement));
   const sources = new Map<string, Map<string, Requirement[]>>();
-  for (const requirement of model.catalog) {
+  for (const requirement of model.catalog.filter(applies)) {
     const sections = sources.get(requirement.source) ?? new Map<string, Requirement[]>();
     sections.set(requirement.section, [...(sections.get(requirement.section) ?? []), requirement]);
     sources.set(requirement.source, sections);
@@ -310,22 +377,37 @@ export function renderHtml(model: ReportModel): string {
     );
     for (const section of [...sections.keys()].sort(bySection)) {
       out.push(
-        `<h4>§ ${e(section)}</h4><table>${head}${requirementRows(sections.get(section) ?? [], verdicts, covering, anchors, model.coverage)}</table>`,
+        `<h4>§ ${e(section)}</h4><table>${head}${requirementRows(sections.get(section) ?? [], verdicts, covering, anchors)}</table>`,
       );
     }
   }
   if (model.catalog.length === 0) out.push('<p class="muted">The requirement catalog is empty.</p>');
+  if (elsewhere.length > 0) {
+    out.push(
+      `<details id="other-targets"><summary>Requirements of targets not in this run (${elsewhere.length})</summary>` +
+        '<table><tr><th>ID</th><th>level</th><th>kind</th><th>actor</th></tr>' +
+        elsewhere
+          .map(
+            (requirement) =>
+              `<tr id="${reqAnchor(requirement.id)}"><td><code>${e(requirement.id)}</code></td><td>${e(requirement.level)}</td>` +
+              `<td>${e(requirement.kind)}</td><td>${e(requirement.actor)}</td></tr>`,
+          )
+          .join('') +
+        '</table></details>',
+    );
+  }
   if (doc.unknown_requirements.length > 0) {
     out.push(
       `<p><strong>Requirement IDs named by tests but missing from the catalog</strong> (a defect of the suite): ${doc.unknown_requirements
-        .map((id) => `<code>${e(id)}</code>`)
+        .map((id) => `<code id="${reqAnchor(id)}">${e(id)}</code>`)
         .join(', ')}</p>`,
     );
   }
 
   // Requirements no test covers, and why.
   const uncovered = model.catalog.filter(
-    (requirement) => (verdicts.get(requirement.id)?.verdict ?? 'untested') === 'untested',
+    (requirement) =>
+      applies(requirement) && (verdicts.get(requirement.id)?.verdict ?? 'untested') === 'untested',
   );
   out.push(`<h2 id="uncovered">Requirements no test covers (${uncovered.length})</h2>`);
   if (uncovered.length === 0) {
@@ -335,7 +417,7 @@ export function renderHtml(model: ReportModel): string {
       '<table><tr><th>ID</th><th>level</th><th>kind</th><th>why</th></tr>',
       ...uncovered.map(
         (requirement) =>
-          `<tr><td><code>${e(requirement.id)}</code></td><td>${e(requirement.level)}</td><td>${e(requirement.kind)}</td><td>${uncoveredReason(
+          `<tr id="uncovered-${e(requirement.id)}"><td><a href="#${reqAnchor(requirement.id)}"><code>${e(requirement.id)}</code></a></td><td>${e(requirement.level)}</td><td>${e(requirement.kind)}</td><td>${uncoveredReason(
             requirement,
             model.coverage,
             doc.incomplete,
@@ -345,50 +427,61 @@ export function renderHtml(model: ReportModel): string {
     );
   }
 
-  // Ambiguity register.
+  // Ambiguity register: in full where it touches a requirement of this run, by ID elsewhere.
+  const inRun = new Set(model.catalog.filter(applies).map((requirement) => requirement.id));
+  const touching = model.ambiguities.filter(
+    (ambiguity) => ambiguity.affects.length === 0 || ambiguity.affects.some((id) => inRun.has(id)),
+  );
+  const notTouching = model.ambiguities.filter((ambiguity) => !touching.includes(ambiguity));
   out.push(`<h2 id="ambiguities">Ambiguities in the specifications (${model.ambiguities.length})</h2>`);
   if (model.ambiguities.length === 0) {
     out.push('<p class="muted">The ambiguity register is empty.</p>');
   } else {
     out.push(
       '<table><tr><th>ID</th><th>section</th><th>specification text</th><th>problem</th><th>reading taken by this tool</th><th>level</th><th>affects</th></tr>',
-      ...model.ambiguities.map(
+      ...touching.map(
         (ambiguity) =>
-          `<tr><td><code>${e(ambiguity.id)}</code></td><td>${e(ambiguity.section)}</td><td>${e(ambiguity.spec_text)}</td>` +
+          `<tr id="amb-${e(ambiguity.id)}"><td><code>${e(ambiguity.id)}</code></td><td>${e(ambiguity.section)}</td><td>${e(ambiguity.spec_text)}</td>` +
           `<td>${e(ambiguity.problem)}</td><td>${e(ambiguity.reading)}</td><td>${e(ambiguity.level ?? '')}</td>` +
           `<td>${e(ambiguity.affects.join(', '))}</td></tr>`,
       ),
       '</table>',
     );
+    if (notTouching.length > 0) {
+      out.push(
+        `<details><summary>Entries about requirements of targets not in this run (${notTouching.length})</summary><ul>` +
+          notTouching
+            .map(
+              (ambiguity) =>
+                `<li id="amb-${e(ambiguity.id)}"><code>${e(ambiguity.id)}</code> (§ ${e(ambiguity.section)}): ${e(ambiguity.affects.join(', '))}</li>`,
+            )
+            .join('') +
+          '</ul><p class="muted">Their full text is in suites/catalog/ambiguities.json.</p></details>',
+      );
+    }
   }
 
-  // Failures and errors, with what reproduces them.
-  const failures = doc.tests.filter((test) => test.state === 'failed' || test.state === 'error');
-  out.push(`<h2 id="failures">Failures and errors (${failures.length})</h2>`);
-  if (failures.length === 0) out.push('<p>No test failed or errored.</p>');
-  out.push(...failures.map((test) => failureHtml(test, model, `fail-${anchors.get(test)}`)));
-  out.push(
-    `<p class="muted">curl lines trust <code>${e(model.caFile)}</code> (the run configuration's <code>tls.ca_file</code>); ` +
-      'the here-document adds a final line break to the body, which JSON ignores.</p>',
-  );
-
-  // All tests.
+  // All tests: the ones that did not pass shown, the passed ones collapsed.
+  const row = (test: TestResult): string => {
+    const failing = test.state === 'failed' || test.state === 'error';
+    const title = failing ? `<a href="#${anchors.get(test)}">${e(test.title)}</a>` : e(test.title);
+    return (
+      `<tr${failing ? '' : ` id="${anchors.get(test)}"`} data-verdict="${e(test.state)}"><td>${verdictCell(test.state)}</td>` +
+      `<td>${e(test.target)}${test.channel ? ` (${e(test.channel)})` : ''}</td><td>${title}</td>` +
+      `<td>${test.requirements.map((id) => `<a href="#${reqAnchor(id)}"><code>${e(id)}</code></a>`).join(' ')}</td><td>${e(String(test.duration_ms))}</td>` +
+      `<td>${e(test.state === 'skipped' ? (test.skip_reason ?? '') : (test.message ?? ''))}</td></tr>`
+    );
+  };
+  const testHead =
+    '<table><tr><th>state</th><th>target</th><th>test</th><th>requirements</th><th>ms</th><th>message or skip reason</th></tr>';
+  const passed = doc.tests.filter((test) => test.state === 'passed');
+  const others = doc.tests.filter((test) => test.state !== 'passed');
   out.push(
     `<h2 id="tests">All tests (${doc.tests.length})</h2>`,
-    '<table><tr><th>state</th><th>target</th><th>test</th><th>requirements</th><th>ms</th><th>message or skip reason</th></tr>',
-    ...doc.tests.map((test) => {
-      const title =
-        test.state === 'failed' || test.state === 'error'
-          ? `<a href="#fail-${anchors.get(test)}">${e(test.title)}</a>`
-          : e(test.title);
-      return (
-        `<tr id="${anchors.get(test)}" data-verdict="${e(test.state)}"><td>${verdictCell(test.state)}</td>` +
-        `<td>${e(test.target)}${test.channel ? ` (${e(test.channel)})` : ''}</td><td>${title}</td>` +
-        `<td>${test.requirements.map((id) => `<code>${e(id)}</code>`).join(' ')}</td><td>${e(String(test.duration_ms))}</td>` +
-        `<td>${e(test.state === 'skipped' ? (test.skip_reason ?? '') : (test.message ?? ''))}</td></tr>`
-      );
-    }),
-    '</table>',
+    others.length > 0 ? `${testHead}${others.map(row).join('')}</table>` : '<p>Every test passed.</p>',
+    passed.length > 0
+      ? `<details id="passed"><summary>Passed checks (${passed.length})</summary>${testHead}${passed.map(row).join('')}</table></details>`
+      : '',
     `<script>${SCRIPT}</script></body></html>\n`,
   );
   return out.join('\n');

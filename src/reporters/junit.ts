@@ -1,59 +1,44 @@
 /**
- * junit.xml through mocha-junit-reporter (2.2.1) in `antMode`, whose output validates against the
- * Jenkins JUnit XSD. The reporter listens to a mocha runner; here a small EventEmitter replays
- * the recorded results as mocha runner events, so junit.xml is written from the same data as the
- * other reports, even after an interruption.
+ * junit.xml, written with xmlbuilder2 (a maintained XML writer, through its public API) in the
+ * shape of the Jenkins JUnit XSD: `<testsuites>` of one `<testsuite>` per target (and wallet
+ * channel), one `<testcase>` per test, children in the XSD's order (skipped, error, failure,
+ * system-out). Characters XML 1.0 cannot carry become visible escapes; every other character,
+ * those outside the BMP included, is kept.
  */
-import { EventEmitter } from 'node:events';
-import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
-import { CprcError } from '../errors.js';
+import { create } from 'xmlbuilder2';
 import type { TestResult } from '../model/results.js';
 import type { ReportModel } from './model.js';
-
-const require = createRequire(import.meta.url);
-
-/** The parts of mocha-junit-reporter used here (it ships no types). */
-interface JUnitReporter {
-  _options: Record<string, unknown>;
-  _testsuites: { testsuite: unknown[] }[];
-  _generateSuiteTitle: (suite: FakeSuite) => string;
-  getTestcaseData(test: FakeTest, err?: FakeError): { testcase: unknown[] };
-  writeXmlToDisk(xml: string, path: string): void;
-  removeInvalidCharacters(text: string): string;
-}
-type JUnitReporterClass = new (runner: EventEmitter, options: Record<string, unknown>) => JUnitReporter;
-
-/** The fields of a mocha Suite the reporter and mocha's Base reporter read. */
-interface FakeSuite {
-  title: string;
-  root: boolean;
-  file?: string;
-  parent?: FakeSuite;
-  tests: FakeTest[];
-  suites: FakeSuite[];
-}
-
-/** The fields of a mocha Test the reporter and mocha's Base reporter read. */
-interface FakeTest {
-  title: string;
-  fullTitle(): string;
-  duration: number;
-  parent: FakeSuite;
-  consoleOutputs?: string[];
-  slow(): number;
-}
-
-/** The fields of an Error the reporter reads (`stack` becomes the failure text). */
-interface FakeError {
-  name: string;
-  message: string;
-  stack: string;
-}
+import { visibleEscape } from './safe-text.js';
 
 /** Testsuite grouping: target, and channel when the target has several. */
 function groupName(test: TestResult): string {
   return test.channel ? `${test.target} (${test.channel})` : test.target;
+}
+
+/**
+ * The `classname` of a test: `<target>[.<channel>].<section file>`, e.g. `payee.section-2_10`
+ * or `wallet.http.cpr-4-derivation`. Dots inside a part become `_`, so Jenkins (which splits
+ * package and class at the last dot) never cuts a section number such as `2.10`.
+ * @example
+ * ```ts
+ * junitClassname({ target: 'payee', file: 'payee/section-2.10.js' }); // 'payee.section-2_10'
+ * ```
+ */
+export function junitClassname(test: Pick<TestResult, 'target' | 'file' | 'channel'>): string {
+  const base = (test.file.split('/').at(-1) ?? test.file).replace(/\.[cm]?js$/, '');
+  const part = (s: string): string => s.replace(/[.\s]+/g, '_') || '_';
+  return [test.target, ...(test.channel ? [test.channel] : []), base].map(part).join('.');
+}
+
+/**
+ * The `name` of a test: its requirement IDs first, then its title (the check's normative
+ * sentence) and its wallet channel, e.g. `[CPR-5-TOKEN-SINGLE-USE] a second fetch is refused`.
+ */
+export function junitName(test: Pick<TestResult, 'title' | 'requirements' | 'channel'>): string {
+  const ids = `[${test.requirements.join(' ')}]`;
+  const title = test.title.startsWith('[') ? test.title.replace(/^\[[^\]]*\]\s*/, '') : test.title;
+  return `${test.requirements.length > 0 ? `${ids} ` : ''}${title}${test.channel ? ` (${test.channel})` : ''}`;
 }
 
 function exchangeLine(exchange: TestResult['exchanges'][number]): string {
@@ -69,6 +54,7 @@ function failureText(test: TestResult): string {
   const lines = [
     test.message ?? '(no message)',
     '',
+    `check: ${test.id}`,
     `requirements: ${test.requirements.join(', ') || '(none)'}`,
   ];
   if (test.property) {
@@ -82,15 +68,20 @@ function failureText(test: TestResult): string {
     lines.push('exchanges (full requests and responses in report.html):');
     for (const exchange of test.exchanges) lines.push(`  ${exchangeLine(exchange)}`);
   }
-  lines.push(`file: ${test.file}`);
+  lines.push(`file: ${test.file}`, `report: report.html#check-${test.id}`);
   return lines.join('\n');
 }
 
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(3);
+}
+
 /**
- * Renders junit.xml: one `<testsuite>` per target (and channel), one `<testcase>` per test,
- * named by its full title (requirement IDs included). failed -> `<failure type="failed">`,
- * error -> `<failure type="error">`, skipped -> `<skipped>` holding the reason, warning -> passed
- * with the warning in `<system-out>` (CI stays green, the text stays visible), passed -> passed.
+ * Renders junit.xml: one `<testsuite>` per target (and channel), one `<testcase>` per test named
+ * requirement IDs first ({@link junitName}), with a `classname` Jenkins does not split inside a
+ * section number ({@link junitClassname}). failed -> `<failure type="failed">`, error ->
+ * `<error type="error">`, skipped -> `<skipped>` holding the reason, warning and expected
+ * failure -> passed with the text in `<system-out>` (CI stays green, the text stays visible).
  *
  * @example
  * ```ts
@@ -99,15 +90,6 @@ function failureText(test: TestResult): string {
  */
 export function renderJunit(model: ReportModel): string {
   const { doc } = model;
-  const Reporter = require('mocha-junit-reporter') as JUnitReporterClass;
-  const runner = new EventEmitter();
-  const clock = { now: Date.parse(doc.started_at) || 0 };
-  // The reporter stamps suites with `Date.now()`; this clock replays the recorded times.
-  class RecordedDate extends Date {
-    static override now(): number {
-      return clock.now;
-    }
-  }
   const properties: Record<string, string> = {
     suite_version: doc.suite_version,
     seed: String(doc.seed),
@@ -119,92 +101,74 @@ export function renderJunit(model: ReportModel): string {
     verdict_profile: doc.verdicts.profile.summary,
     expected_failures: String(doc.counts.expected_failure),
   };
-  const reporter = new Reporter(runner, { reporterOptions: { antMode: true }, Date: RecordedDate });
-  // Fixed options, so environment variables meant for other mocha runs (MOCHA_FILE, JENKINS_MODE,
-  // PROPERTIES, ...) cannot change or delete anything here.
-  reporter._options = {
-    mochaFile: '',
-    attachments: false,
-    antMode: true,
-    antHostname: hostname(),
-    jenkinsMode: false,
-    properties,
-    toConsole: false,
-    rootSuiteTitle: 'cprc',
-    testsuitesTitle: 'cprc',
-    suiteTitleSeparatedBy: ' ',
-    includePending: false,
-    outputs: true,
-  };
-  reporter._generateSuiteTitle = (suite) => suite.title;
-  let xml: string | undefined;
-  reporter.writeXmlToDisk = (text) => {
-    xml = text;
-  };
-
-  const root: FakeSuite = { title: '', root: true, tests: [], suites: [] };
-  const groups = new Map<string, { suite: FakeSuite; results: TestResult[] }>();
-  for (const result of doc.tests) {
-    const name = groupName(result);
-    let group = groups.get(name);
-    if (!group) {
-      group = { suite: { title: name, root: false, parent: root, tests: [], suites: [] }, results: [] };
-      groups.set(name, group);
-      root.suites.push(group.suite);
-    }
-    group.results.push(result);
+  const groups = new Map<string, TestResult[]>();
+  for (const test of doc.tests) {
+    const name = groupName(test);
+    groups.set(name, [...(groups.get(name) ?? []), test]);
   }
+  const failedOf = (tests: readonly TestResult[]): number =>
+    tests.filter((t) => t.state === 'failed' && t.expected_failure === undefined).length;
+  const erroredOf = (tests: readonly TestResult[]): number =>
+    tests.filter((t) => t.state === 'error' && t.expected_failure === undefined).length;
+  const time = (tests: readonly TestResult[]): number => tests.reduce((n, t) => n + t.duration_ms, 0);
 
-  runner.emit('start');
-  for (const { suite, results } of groups.values()) {
-    for (const result of results) {
-      suite.tests.push({
-        title: result.title,
-        fullTitle: () => result.full_title,
-        duration: result.duration_ms,
-        parent: suite,
-        slow: () => 75,
-      });
-    }
-    runner.emit('suite', suite);
-    results.forEach((result, index) => {
-      const test = suite.tests[index] as FakeTest;
-      clock.now += result.duration_ms;
-      if (result.state === 'passed') {
-        runner.emit('pass', test);
-      } else if (result.expected_failure !== undefined) {
-        test.consoleOutputs = [
-          `expected failure (baseline: ${result.expected_failure}): ${result.message ?? '(no message)'}`,
-          `requirements: ${result.requirements.join(', ') || '(none)'}`,
-        ];
-        runner.emit('pass', test);
-      } else if (result.state === 'warning') {
-        test.consoleOutputs = [
-          `warning: ${result.message ?? '(no message)'}`,
-          `requirements: ${result.requirements.join(', ') || '(none)'}`,
-        ];
-        runner.emit('pass', test);
-      } else if (result.state === 'skipped') {
-        // The reporter's own `pending` handler writes an empty <skipped/>; the reason belongs in it.
-        runner.emit('pending', test);
-        const testcase = reporter.getTestcaseData(test);
-        const reason = reporter.removeInvalidCharacters(result.skip_reason ?? '(no reason given)');
-        testcase.testcase.push({ skipped: `skipped: ${reason}` });
-        reporter._testsuites.at(-1)?.testsuite.push(testcase);
-      } else {
-        const err: FakeError = {
-          name: result.state,
-          message: result.message ?? '(no message)',
-          stack: failureText(result),
-        };
-        runner.emit('fail', test, err);
-      }
-      runner.emit('test end', test);
+  const root = create({
+    version: '1.0',
+    encoding: 'UTF-8',
+    invalidCharReplacement: (c: string) => visibleEscape(c.codePointAt(0) ?? 0),
+  }).ele('testsuites', {
+    name: 'cprc',
+    tests: String(doc.tests.length),
+    failures: String(failedOf(doc.tests)),
+    errors: String(erroredOf(doc.tests)),
+    time: seconds(time(doc.tests)),
+  });
+  let started = Date.parse(doc.started_at) || 0;
+  let index = 0;
+  for (const [name, tests] of groups) {
+    const suite = root.ele('testsuite', {
+      name,
+      tests: String(tests.length),
+      failures: String(failedOf(tests)),
+      errors: String(erroredOf(tests)),
+      skipped: String(tests.filter((t) => t.state === 'skipped').length),
+      time: seconds(time(tests)),
+      timestamp: new Date(started).toISOString().slice(0, 19),
+      hostname: hostname(),
+      id: String(index++),
+      package: tests[0]?.target ?? name,
     });
-    runner.emit('suite end', suite);
+    started += time(tests);
+    const props = suite.ele('properties');
+    for (const [key, value] of Object.entries(properties)) props.ele('property', { name: key, value });
+    for (const test of tests) {
+      const testcase = suite.ele('testcase', {
+        name: junitName(test),
+        classname: junitClassname(test),
+        time: seconds(test.duration_ms),
+      });
+      if (test.expected_failure !== undefined) {
+        testcase
+          .ele('system-out')
+          .txt(
+            `expected failure (baseline: ${test.expected_failure}): ${test.message ?? '(no message)'}\n` +
+              `requirements: ${test.requirements.join(', ') || '(none)'}`,
+          );
+      } else if (test.state === 'skipped') {
+        testcase.ele('skipped').txt(`skipped: ${test.skip_reason ?? '(no reason given)'}`);
+      } else if (test.state === 'warning') {
+        testcase
+          .ele('system-out')
+          .txt(
+            `warning: ${test.message ?? '(no message)'}\nrequirements: ${test.requirements.join(', ') || '(none)'}`,
+          );
+      } else if (test.state === 'failed' || test.state === 'error') {
+        const message = (test.message ?? '(no message)').split('\n')[0] ?? '';
+        testcase
+          .ele(test.state === 'failed' ? 'failure' : 'error', { message, type: test.state })
+          .txt(failureText(test));
+      }
+    }
   }
-  runner.emit('end');
-  if (xml === undefined)
-    throw new CprcError('CPRC_INTERNAL', 'mocha-junit-reporter produced no junit.xml on "end"');
-  return xml;
+  return `${root.end({ prettyPrint: true })}\n`;
 }

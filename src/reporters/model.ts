@@ -29,7 +29,7 @@ import type {
 export interface ReportInput {
   /** Folder to write the four reports into; created when missing. */
   reportsDir: string;
-  /** The parsed lines of `<reportsDir>/.raw/events.ndjson`, in order. */
+  /** The parsed lines of the run's event stream (`events.ndjson`), in order. */
   events: readonly unknown[];
   /** The requirement catalog (`loadCatalog()`): the requirements, or the whole requirements.json document. */
   catalog: readonly Requirement[] | Catalog;
@@ -51,6 +51,8 @@ export interface ReportInput {
   coverage?: Coverage;
   /** The expected-failures baseline (`--baseline FILE`), already read and validated. */
   baseline?: { file: string; document: Baseline };
+  /** What the runner knows of the run beside its events: config digest, shard, selection. */
+  run?: Pick<ConformanceResults, 'config_digest' | 'shard' | 'selection'>;
 }
 
 /** Everything the reporters render. */
@@ -400,6 +402,7 @@ export function buildModel(input: ReportInput): ReportModel {
     targets,
     target_urls: redactConfig(start.target_urls ?? {}) as ConformanceResults['target_urls'],
     config_summary: config,
+    ...(input.run?.config_digest ? { config_digest: input.run.config_digest } : {}),
     counts,
     verdict: verdicts[level].verdict,
     verdicts,
@@ -407,6 +410,8 @@ export function buildModel(input: ReportInput): ReportModel {
     requirements,
     unknown_requirements: [...byRequirement.keys()].filter((id) => !known.has(id)).sort(),
     ...(input.baseline && baseline ? { baseline: { file: input.baseline.file, entries: baseline } } : {}),
+    ...(input.run?.shard ? { shard: input.run.shard } : {}),
+    ...(input.run?.selection ? { selection: input.run.selection } : {}),
   };
 
   const tls = config.tls as { ca_file?: unknown } | undefined;

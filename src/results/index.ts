@@ -46,5 +46,6 @@ export {
   renderMatrixHtml,
   renderMatrixMarkdown,
 } from './matrix.js';
+export { mergeShards } from './merge.js';
 export { asResults, type LoadedResults, parseResults, readResults } from './read.js';
 export { catalogOfRun, eventsFromResults, rerenderReports } from './rerender.js';

@@ -100,6 +100,11 @@ export async function rerenderReports(
     ...(doc.incomplete_reason ? { incomplete_reason: doc.incomplete_reason } : {}),
     config: (doc.config_summary ?? {}) as Record<string, unknown>,
     failOnSkip: doc.fail_on_skip === true,
+    run: {
+      ...(doc.config_digest ? { config_digest: doc.config_digest } : {}),
+      ...(doc.shard ? { shard: doc.shard } : {}),
+      ...(doc.selection ? { selection: doc.selection } : {}),
+    },
     ...(doc.baseline
       ? { baseline: { file: doc.baseline.file, document: { entries: baselineEntries } } }
       : {}),

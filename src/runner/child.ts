@@ -2,11 +2,12 @@
  * The mocha child's work (its process entry is `src/cli/child.ts`, the only place touching the
  * process): reads its options from the JSON file named by `CPRC_CHILD_OPTIONS`, builds the
  * drivers, installs the run context, runs the compiled suites of the selected targets with
- * mocha, appends one NDJSON event per finished test to `<reportsDir>/.raw/events.ndjson` and
+ * mocha (only a shard or a selection of it when asked: `plan.ts`), appends one NDJSON event per
+ * finished test to `<eventsDir>/events.ndjson` (a private temporary folder of the run) and
  * hands progress lines to the caller as tests finish.
  * @packageDocumentation
  */
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import Mocha from 'mocha';
 import { createDefaultDrivers, loadDriverModule } from '../drivers/index.js';
@@ -18,8 +19,9 @@ import { packageRoot } from '../paths.js';
 import { loadRunConfig, targetUrls } from './config.js';
 import { setRunContext } from './context.js';
 import { listSuiteFiles } from './files.js';
+import { applyShard, positions, selectChecks } from './plan.js';
 import { CprcReporter, type CprcReporterOptions, progressLine, testId } from './reporter.js';
-import { CHILD_OPTIONS_ENV, type ChildOptions } from './types.js';
+import { CHILD_OPTIONS_ENV, type ChildOptions, type ChildPlan } from './types.js';
 
 /** How long a check still running at an interruption may take to finish (ms). */
 const INTERRUPT_GRACE_MS = 1000;
@@ -89,7 +91,7 @@ export async function runChildProcess(io: ChildIo): Promise<number> {
     level: opts.level ?? 'profile',
   });
 
-  const eventsFd = openSync(join(opts.reportsDir, '.raw', 'events.ndjson'), 'a');
+  const eventsFd = openSync(join(opts.eventsDir, 'events.ndjson'), 'a');
   const write = (event: RunEvent): void => {
     writeSync(eventsFd, `${JSON.stringify(event)}\n`);
   };
@@ -109,11 +111,14 @@ export async function runChildProcess(io: ChildIo): Promise<number> {
     write({ type: 'test', ...r });
     io.progress(progressLine(r));
   };
+  // Position of each test in the whole run, recorded by a shard so `cprc merge` restores one run's order.
+  let positionOf: WeakMap<object, number> | undefined;
   const reporterOptions: CprcReporterOptions = {
     suitesRoot: opts.suitesRoot,
     recorder,
     onResult,
     timeoutMs: opts.timeoutMs,
+    positionOf: (test) => positionOf?.get(test),
   };
   const mocha = new Mocha({
     reporter: CprcReporter as unknown as typeof Mocha.reporters.Base,
@@ -168,6 +173,20 @@ export async function runChildProcess(io: ChildIo): Promise<number> {
       return 0;
     }
     if (interrupted) return 0;
+    // Keep only this run's slice of the loaded tree: a shard, a selection of check ids, or both.
+    const plan: ChildPlan = {};
+    if (opts.shard) {
+      positionOf = positions(mocha.suite);
+      const shard = applyShard(mocha.suite, opts.suitesRoot, opts.shard);
+      plan.shard = {
+        ...opts.shard,
+        plan_digest: shard.planDigest,
+        units: shard.kept,
+        checks: shard.checks,
+      };
+    }
+    if (opts.only) plan.missing = selectChecks(mocha.suite, opts.suitesRoot, opts.only).missing;
+    if (opts.shard || opts.only) writeFileSync(join(opts.eventsDir, 'plan.json'), JSON.stringify(plan));
     await new Promise<void>((resolve) => {
       runner = mocha.run(() => resolve());
     });

@@ -14,6 +14,8 @@ export interface CprcReporterOptions {
   onResult: (result: TestResult) => void;
   /** Per-test timeout, for the timeout message. */
   timeoutMs: number;
+  /** Position of a test in the whole run, recorded as `position` (a sharded run only). */
+  positionOf?: (test: object) => number | undefined;
 }
 
 /** Requirement IDs from a title `[ID1 ID2] text`. */
@@ -96,6 +98,8 @@ export class CprcReporter {
         exchanges: outcome?.exchanges ?? recorded,
       };
       if (outcome?.channel) result.channel = outcome.channel;
+      const position = opts.positionOf?.(test);
+      if (position !== undefined) result.position = position;
       if (outcome?.property) result.property = outcome.property;
       const err = errors.get(test);
       if (hookFailure !== undefined) {

@@ -1,17 +1,20 @@
 import { spawn } from 'node:child_process';
-import { randomInt } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash, randomInt } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { loadCoverage } from '../catalog/coverage.js';
 import { loadAmbiguities, loadCatalog } from '../catalog/index.js';
+import { canonicalize } from '../crypto/jcs.js';
 import { redactValue, secretsOf } from '../drivers/recorder.js';
 import { CprcError } from '../errors.js';
 import type { RunConfig } from '../generated/tool/run-config.js';
-import type { Level, RunEvent, Target } from '../model/results.js';
+import type { ConformanceResults, Level, RunEvent, Target } from '../model/results.js';
 import { packageRoot } from '../paths.js';
 import { type WriteReportsResult, writeReports } from '../reporters/index.js';
 import { terminalLine } from '../reporters/safe-text.js';
+import { redactConfig } from '../secrets/index.js';
 import { loadBaseline } from './baseline.js';
 import { loadRunConfig, selectTargets, targetUrls } from './config.js';
 import {
@@ -21,7 +24,7 @@ import {
   DEFAULT_TEST_TIMEOUT_MS,
 } from './defaults.js';
 import { PreflightError, preflight } from './preflight.js';
-import { CHILD_OPTIONS_ENV, type ChildOptions } from './types.js';
+import { CHILD_OPTIONS_ENV, type ChildOptions, type ChildPlan } from './types.js';
 
 export { DEFAULT_GRACE_MS, DEFAULT_MAX_DURATION_MS, DEFAULT_RUNS, DEFAULT_TEST_TIMEOUT_MS };
 
@@ -31,8 +34,14 @@ export interface RunSuitesOptions {
   configPath: string;
   /** Targets named on the command line (default: every target with a config section). */
   targets?: string[];
-  /** Reports folder (created; `.raw/events.ndjson` inside). */
+  /** Reports folder (created); the event stream lives in a private temporary folder removed once the reports are written. */
   reportsDir: string;
+  /** Run only this slice (`--shard INDEX/TOTAL`): whole top-level describe blocks, dealt by weight (`plan.ts`). */
+  shard?: { index: number; total: number };
+  /** Run only the checks with these ids (`--last-failed`, `cprc replay`), and where the list came from. */
+  only?: { checks: string[]; source: string };
+  /** The configuration is the reference stack's (`--reference`): its digest names the stack, not its ephemeral ports and paths. */
+  reference?: boolean;
   /** Mocha grep: a requirement ID or text. */
   grep?: string;
   /** Seed (default: a random one, reported in `start`). */
@@ -167,8 +176,10 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
     throw err;
   }
 
-  const rawDir = join(reportsDir, '.raw');
-  mkdirSync(rawDir, { recursive: true });
+  // The event stream is the runner's working state, not a report: a private temporary folder,
+  // removed once the reports are written (kept, and named, only when they could not be).
+  mkdirSync(reportsDir, { recursive: true });
+  const rawDir = mkdtempSync(join(tmpdir(), 'cprc-events-'));
   const eventsFile = join(rawDir, 'events.ndjson');
   writeFileSync(eventsFile, '');
   const childOptions: ChildOptions = {
@@ -176,9 +187,12 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
     suitesRoot,
     targets,
     reportsDir,
+    eventsDir: rawDir,
     seed,
     runs,
     bail: options.bail ?? false,
+    ...(options.shard ? { shard: options.shard } : {}),
+    ...(options.only ? { only: options.only.checks } : {}),
     timeoutMs,
     level,
     ...(options.grep ? { grep: options.grep } : {}),
@@ -188,46 +202,106 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
   writeFileSync(optionsFile, JSON.stringify(childOptions, null, 2));
   options.onStart?.({ seed, runs, targets, reportsDir });
 
-  const { code, signal, interruption, stderr } = await runChild(childEntry, optionsFile, options);
-  const events = readEvents(eventsFile);
-  if (!events.some((e) => e.type === 'start')) {
-    throw new CprcError(
-      code === 2 ? 'CPRC_CONFIG_INVALID' : 'CPRC_INTERNAL',
-      stderr.trim().replace(/^cprc: /, '') ||
-        `the suite process ended (${signal ? `signal ${signal}` : `code ${code}`}) before the run started`,
-    );
+  let keepEvents = false;
+  try {
+    const { code, signal, interruption, stderr } = await runChild(childEntry, optionsFile, options);
+    const events = readEvents(eventsFile);
+    if (!events.some((e) => e.type === 'start')) {
+      throw new CprcError(
+        code === 2 ? 'CPRC_CONFIG_INVALID' : 'CPRC_INTERNAL',
+        stderr.trim().replace(/^cprc: /, '') ||
+          `the suite process ended (${signal ? `signal ${signal}` : `code ${code}`}) before the run started`,
+      );
+    }
+    let incompleteReason = interruption;
+    if (!incompleteReason && !events.some((e) => e.type === 'end')) {
+      incompleteReason = `the suite process ended early (${signal ? `signal ${signal}` : `code ${code}`})${stderr.trim() ? `: ${stderr.trim().slice(-500)}` : ''}`;
+    }
+    const secrets = secretsOf(config);
+    const coverage = coverageOrNone();
+    const redactedConfig = redactValue(config, secrets) as Record<string, unknown>;
+    const plan = readPlan(join(rawDir, 'plan.json'));
+    const run: NonNullable<Parameters<typeof writeReports>[0]['run']> = {
+      config_digest: configDigest(redactedConfig, options.reference === true, events),
+      ...(plan.shard ? { shard: plan.shard } : {}),
+      ...(options.only
+        ? {
+            selection: {
+              source: options.only.source,
+              checks: [...options.only.checks],
+              ...(plan.missing && plan.missing.length > 0 ? { missing: plan.missing } : {}),
+            },
+          }
+        : {}),
+    };
+    const reports = await writeReports({
+      reportsDir,
+      events,
+      run,
+      catalog: loadCatalog().requirements,
+      ambiguities: loadAmbiguities().ambiguities,
+      ...(coverage ? { coverage } : {}),
+      incomplete: incompleteReason !== undefined,
+      ...(incompleteReason ? { incomplete_reason: incompleteReason } : {}),
+      config: redactValue(config, secrets) as Record<string, unknown>,
+      ...(options.command ? { command: options.command } : {}),
+      secrets,
+      failOnSkip: options.failOnSkip === true,
+      ...(baseline ? { baseline } : {}),
+    }).catch((err: unknown) => {
+      keepEvents = true;
+      if (err instanceof CprcError) {
+        throw new CprcError(err.code, `${err.message} (the run's event stream is kept in ${eventsFile})`, {
+          cause: err,
+        });
+      }
+      throw err;
+    });
+    const exitCode = incompleteReason !== undefined || reports.verdict === 'fail' ? 1 : 0;
+    return {
+      events,
+      incomplete: incompleteReason !== undefined,
+      ...(incompleteReason ? { incompleteReason } : {}),
+      seed,
+      targets,
+      reports,
+      level,
+      exitCode,
+    };
+  } finally {
+    if (!keepEvents) rmSync(rawDir, { recursive: true, force: true });
   }
-  let incompleteReason = interruption;
-  if (!incompleteReason && !events.some((e) => e.type === 'end')) {
-    incompleteReason = `the suite process ended early (${signal ? `signal ${signal}` : `code ${code}`})${stderr.trim() ? `: ${stderr.trim().slice(-500)}` : ''}`;
+}
+
+/** The child's plan file (a sharded or selected run), or nothing. */
+function readPlan(file: string): ChildPlan {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as ChildPlan;
+  } catch {
+    return {};
   }
-  const secrets = secretsOf(config);
-  const coverage = coverageOrNone();
-  const reports = await writeReports({
-    reportsDir,
-    events,
-    catalog: loadCatalog().requirements,
-    ambiguities: loadAmbiguities().ambiguities,
-    ...(coverage ? { coverage } : {}),
-    incomplete: incompleteReason !== undefined,
-    ...(incompleteReason ? { incomplete_reason: incompleteReason } : {}),
-    config: redactValue(config, secrets) as Record<string, unknown>,
-    ...(options.command ? { command: options.command } : {}),
-    secrets,
-    failOnSkip: options.failOnSkip === true,
-    ...(baseline ? { baseline } : {}),
-  });
-  const exitCode = incompleteReason !== undefined || reports.verdict === 'fail' ? 1 : 0;
-  return {
-    events,
-    incomplete: incompleteReason !== undefined,
-    ...(incompleteReason ? { incompleteReason } : {}),
-    seed,
-    targets,
-    reports,
-    level,
-    exitCode,
-  };
+}
+
+/**
+ * Digest of the run configuration with its secrets removed: sha256 of its RFC 8785 form (the
+ * `config` digest of a signed bundle). A `--reference` run names the reference stack and the
+ * suite version instead: its ports and temporary paths change every run, the stack does not.
+ */
+export function configDigest(
+  redactedConfig: Record<string, unknown>,
+  reference: boolean,
+  events: readonly RunEvent[] = [],
+): `sha256:${string}` {
+  const version = events.find((e) => e.type === 'start')?.suite_version ?? '';
+  const text = reference
+    ? `cpr-conformance reference stack ${version}`
+    : canonicalize(redactConfig(redactedConfig));
+  return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
+}
+
+/** Test ids of `doc` whose check failed or errored (`--last-failed`). */
+export function failedCheckIds(doc: Pick<ConformanceResults, 'tests'>): string[] {
+  return [...new Set(doc.tests.filter((t) => t.state === 'failed' || t.state === 'error').map((t) => t.id))];
 }
 
 /** The coverage file, if the package has a readable one (reports use it; a run never fails for it). */

@@ -18,8 +18,18 @@ export interface ChildOptions {
   targets: Target[];
   /** Extra folders under `suitesRoot` whose target is given by their own first sub-folder (e.g. `smoke`). */
   suiteFolders?: string[];
-  /** Absolute path of the reports folder; events go to `<reportsDir>/.raw/events.ndjson`. */
+  /** Absolute path of the reports folder (suites may put artefacts there). */
   reportsDir: string;
+  /**
+   * Private temporary folder of the run (outside the reports): the child appends the event stream
+   * to `events.ndjson` and writes the plan of a sharded or selected run to `plan.json`; the parent
+   * removes it once the reports are written.
+   */
+  eventsDir: string;
+  /** Run only this slice of the plan (`--shard INDEX/TOTAL`). */
+  shard?: { index: number; total: number };
+  /** Run only the checks with these ids (`--last-failed`, `cprc replay`). */
+  only?: string[];
   /** Seed of the run. */
   seed: number;
   /** Runs per property. */
@@ -34,6 +44,14 @@ export interface ChildOptions {
   driverModule?: string;
   /** Conformance level asked (`--level`): decides whether a failed PROFILE MUST is failed or a warning. */
   level: Level;
+}
+
+/** What the child tells the parent about its plan (`<eventsDir>/plan.json`), when sharded or selected. */
+export interface ChildPlan {
+  /** The shard run, with the digest of the whole plan and the units kept. */
+  shard?: { index: number; total: number; plan_digest: string; units: string[]; checks: number };
+  /** Ids asked for that no check has. */
+  missing?: string[];
 }
 
 /** Environment variable naming the child's options file. */

@@ -30,6 +30,7 @@ import {
   member,
   payableCprArbitrary,
   payableRail,
+  payableRails,
   paymentOrUnsupported,
   RAILS_OF_SUB_INTERFACE,
   runsPerRail,
@@ -45,21 +46,6 @@ const BIG_AMOUNTS = [2n ** 53n + 1n, 2n ** 64n + 3n, 2n ** 128n + 17n, 2n ** 256
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
-/** Rails the generator can produce a payable CPR for, given `wallet.supported_rails`. */
-function payableRails(): CprRail[] {
-  const supported = supportedRails();
-  if (!supported) return [...CPR_RAILS];
-  const subOk = (rails: readonly string[]) => rails.some((r) => supported.includes(r as never));
-  return CPR_RAILS.filter((rail) => {
-    if (rail === 'OPEN' || rail === 'NONE') {
-      return (['iban', 'account', 'instant-key'] as const).some((s) => subOk(RAILS_OF_SUB_INTERFACE[s]));
-    }
-    if (rail === 'ON_CHAIN') return subOk(RAILS_OF_SUB_INTERFACE.onchain);
-    if (rail === 'ACH') return subOk(RAILS_OF_SUB_INTERFACE.account);
-    if (rail === 'PIX' || rail === 'UPI') return subOk(RAILS_OF_SUB_INTERFACE['instant-key']);
-    return subOk(RAILS_OF_SUB_INTERFACE.iban);
-  });
-}
 
 /**
  * Runs `assertion` on the payment derived from generated payable CPRs, one property per rail

@@ -381,6 +381,22 @@ export function railCprArbitrary(rail?: CprRail): fc.Arbitrary<JsonObject> {
   return arb;
 }
 
+/** Rails the generator can produce a payable CPR for, given `wallet.supported_rails`. */
+export function payableRails(): CprRail[] {
+  const supported = supportedRails();
+  if (!supported) return [...CPR_RAILS];
+  const subOk = (rails: readonly string[]) => rails.some((r) => supported.includes(r as never));
+  return CPR_RAILS.filter((rail) => {
+    if (rail === 'OPEN' || rail === 'NONE') {
+      return (['iban', 'account', 'instant-key'] as const).some((s) => subOk(RAILS_OF_SUB_INTERFACE[s]));
+    }
+    if (rail === 'ON_CHAIN') return subOk(RAILS_OF_SUB_INTERFACE.onchain);
+    if (rail === 'ACH') return subOk(RAILS_OF_SUB_INTERFACE.account);
+    if (rail === 'PIX' || rail === 'UPI') return subOk(RAILS_OF_SUB_INTERFACE['instant-key']);
+    return subOk(RAILS_OF_SUB_INTERFACE.iban);
+  });
+}
+
 /**
  * Valid CPRs the wallet is expected to pay: with an amount (an open amount has its own
  * checks), without extensions (they have their own checks), and of a rail the config says the

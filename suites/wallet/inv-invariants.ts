@@ -4,7 +4,6 @@
  * a Payment through the sub-interface the fields complete, or UNSUPPORTED_RAIL with a message).
  */
 import fc from 'fast-check';
-import { CPR_RAILS } from '../../src/testing/arbitraries.js';
 import { RAIL_HINTS } from '../../src/validator/subinterface.js';
 import { check, type DeriveResult, forEachWalletChannel, skip } from '../_lib/index.js';
 import {
@@ -15,6 +14,7 @@ import {
   fail,
   type JsonObject,
   payableCprArbitrary,
+  payableRails,
   paymentOrUnsupported,
   propertyPerRail,
 } from './_wallet.js';
@@ -51,7 +51,7 @@ describe('CPR-1.0 invariants: rail_hint is advisory', () => {
           .filter((h) => !(RAIL_HINTS as readonly string[]).includes(h));
         // on-chain needs rail_hint ON_CHAIN (spec 2.5), so it is no candidate for an unknown hint
         await propertyPerRail(
-          CPR_RAILS.filter((r) => r !== 'ON_CHAIN'),
+          payableRails().filter((r) => r !== 'ON_CHAIN'),
           (rail) => fc.tuple(payableCprArbitrary(rail), unknownHint),
           async ([cpr, hint]) => {
             const r = await wallet.derive({ cpr: { ...cpr, rail_hint: hint }, context: deriveContext() });

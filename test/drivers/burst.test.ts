@@ -3,6 +3,7 @@
  * watch what arrives: no request is complete before the release, all complete after it, and a
  * target that is dead, resets, hangs, answers garbage or too much is classified, never waited on.
  */
+import { createSecureServer, type Http2SecureServer } from 'node:http2';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
@@ -24,7 +25,7 @@ interface Seen {
 
 let pki: LoopbackPki;
 let ca: string;
-const servers: Array<Server | TlsServer> = [];
+const servers: Array<Server | TlsServer | Http2SecureServer> = [];
 
 beforeAll(async () => {
   pki = await createLoopbackPki();
@@ -40,7 +41,7 @@ afterEach(async () => {
 
 afterAll(() => undefined);
 
-async function listen(s: Server | TlsServer): Promise<string> {
+async function listen(s: Server | TlsServer | Http2SecureServer): Promise<string> {
   servers.push(s);
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
   return `https://127.0.0.1:${(s.address() as AddressInfo).port}`;
@@ -202,7 +203,7 @@ describe('burst: targets that do not answer well are classified, never waited on
     ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DriverTransportError);
     expect((err as DriverTransportError).code).toBe('CPRC_TARGET_UNREACHABLE');
-    expect((err as Error).message).toMatch(/connection refused.*32 could not be opened; nothing was sent/);
+    expect((err as Error).message).toMatch(/connection refused.*could not be opened; nothing was sent/);
     expect(recorder.take()).toHaveLength(1);
   });
 
@@ -325,5 +326,75 @@ describe('burst: targets that do not answer well are classified, never waited on
     expect(r?.response?.status).toBe(400);
     expect(r?.early).toBe(true);
     expect(out.released).toBe(0);
+  });
+});
+
+describe('burst: HTTP/2 when the target chooses it', () => {
+  /** An h2 server (HTTP/1.1 too) counting streams opened and requests complete. */
+  async function h2Watching(settings: { maxConcurrentStreams?: number } = {}) {
+    const seen = { heads: 0, complete: 0, protocols: new Set<string>() };
+    const server = createSecureServer(
+      { cert: pki.server.certPem, key: pki.server.keyPem, allowHTTP1: true, settings },
+      (req, res) => {
+        seen.heads += 1;
+        seen.protocols.add(req.httpVersion);
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          seen.complete += 1;
+          const text = JSON.stringify({ echo: Buffer.concat(chunks).toString('utf8') });
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(text);
+        });
+      },
+    );
+    return { url: await listen(server), seen };
+  }
+
+  it('sends every request as a stream of one connection, held before END_STREAM until the release', async () => {
+    const { url, seen } = await h2Watching();
+    const recorder = new Recorder();
+    let completeWhileHeld = -1;
+    const out = await burst(
+      Array.from({ length: N }, (_, i) =>
+        i % 2
+          ? { method: 'POST' as const, url: `${url}/race`, json: { racer: i } }
+          : { method: 'GET' as const, url: `${url}/cpr/t${i}` },
+      ),
+      {
+        ca,
+        recorder,
+        beforeRelease: async () => {
+          await until(() => seen.heads === N);
+          completeWhileHeld = seen.complete;
+        },
+      },
+    );
+    expect(out.protocol).toBe('h2');
+    expect(seen.protocols).toEqual(new Set(['2.0']));
+    expect(seen.heads).toBe(N);
+    expect(completeWhileHeld).toBe(0);
+    expect(seen.complete).toBe(N);
+    expect(out.released).toBe(N);
+    out.results.forEach((r, i) => {
+      expect(r.error).toBeUndefined();
+      expect(r.response?.status).toBe(200);
+      expect(r.response?.json).toEqual({ echo: i % 2 ? JSON.stringify({ racer: i }) : '' });
+      expect(r.response?.headers['content-type']).toBe('application/json');
+    });
+    expect(recorder.take()).toHaveLength(N);
+  });
+
+  it('keeps HTTP/1.1 when the target allows fewer concurrent streams than racers, or when asked', async () => {
+    const { url, seen } = await h2Watching({ maxConcurrentStreams: 8 });
+    const out = await burst(
+      Array.from({ length: 12 }, () => ({ method: 'GET' as const, url: `${url}/x` })),
+      { ca },
+    );
+    expect(out.protocol).toBe('http/1.1');
+    expect(out.results.every((r) => r.response?.status === 200)).toBe(true);
+    expect(seen.protocols).toEqual(new Set(['1.1']));
+    const plain = await burst([{ method: 'GET', url: `${url}/x` }], { ca, http2: false });
+    expect(plain.protocol).toBe('http/1.1');
   });
 });

@@ -182,7 +182,11 @@ describe('writeReports on a full run with every state', async () => {
     expect(html).toContain('<h3>CPR-1.0: Canonical Payment Request</h3>');
     expect(html.indexOf('§ 2.1<')).toBeLessThan(html.indexOf('§ 2.10<'));
     expect(html).toContain('untestable: OS-level routing happens on a device');
-    expect(html).toMatch(/CPR-9-NO-CHECK<\/code><\/td><td>SHOULD<\/td><td>SPEC<\/td><td>no check yet/);
+    // the reason is written once, in "Requirements no test covers"; the requirement row links to it
+    expect(html).toMatch(
+      /<tr id="uncovered-CPR-9-NO-CHECK"><td><a href="#req-CPR-9-NO-CHECK"><code>CPR-9-NO-CHECK<\/code><\/a><\/td><td>SHOULD<\/td><td>SPEC<\/td><td>no check yet/,
+    );
+    expect(html).toContain('<a href="#uncovered-CPR-9-NO-CHECK" class="muted">why</a>');
     expect(html).toContain(
       'no test of this run names it; coverage.json lists: validator: rules/&lt;rule&gt;',
     );
@@ -466,6 +470,8 @@ describe('the project catalog and ambiguity register', () => {
     const html = renderHtml(model);
     for (const requirement of catalog.requirements) expect(html).toContain(`<code>${requirement.id}</code>`);
     for (const ambiguity of ambiguities.ambiguities) expect(html).toContain(`<code>${ambiguity.id}</code>`);
-    expect(html).toContain('<h3>CASHPACK-1.0: ');
+    // the run tested payee and wallet: Cash-Pack (operator) requirements are listed, collapsed, by ID
+    expect(html).toMatch(/<details id="other-targets"><summary>Requirements of targets not in this run \(\d+\)/);
+    expect(html).toContain('<tr id="req-CP-4-WELL-KNOWN-PUBKEY">');
   });
 });

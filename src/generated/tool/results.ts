@@ -64,6 +64,10 @@ export type TestResult = {
    */
   exchanges: Exchange[];
   property?: Property;
+  /**
+   * Position of the check in the whole run's order (0-based), recorded by a sharded run so `cprc merge` restores the order of one run; absent otherwise.
+   */
+  position?: number;
 };
 /**
  * Result state of one test at the level asked: passed, failed (a MUST of that level not met), warning (a SHOULD/MAY not met, a PROFILE MUST at level spec, or a doubtful MUST), skipped (with a reason), error (transport or suite failure).
@@ -134,6 +138,10 @@ export interface ConformanceResults {
     [k: string]: unknown;
   };
   /**
+   * sha256 of the run configuration with its secrets removed (RFC 8785 JCS of the redacted config), `sha256:<64 hex>`; for a `--reference` run, of the reference stack's identity (its ports and temporary paths change every run). `cprc merge` refuses parts whose digests differ.
+   */
+  config_digest?: string;
+  /**
    * Number of tests in each result state.
    */
   counts: {
@@ -201,6 +209,48 @@ export interface ConformanceResults {
      * Every entry of the baseline, with what became of it.
      */
     entries: BaselineOutcome[];
+  };
+  /**
+   * The slice of the run this part is (`cprc run --shard INDEX/TOTAL`); absent in a whole run (a merged run included).
+   */
+  shard?: {
+    /**
+     * 1-based index of this shard.
+     */
+    index: number;
+    /**
+     * Number of shards of the run.
+     */
+    total: number;
+    /**
+     * sha256 of the whole plan (every unit, its weight and its shard): parts of one run share it.
+     */
+    plan_digest: string;
+    /**
+     * Units (top-level describe blocks, or a file's loose checks) this shard ran, by key `<file>::<describe title>`.
+     */
+    units: string[];
+    /**
+     * Number of checks of the whole plan assigned to this shard.
+     */
+    checks: number;
+  };
+  /**
+   * The checks the run was limited to (`cprc run --last-failed`, `cprc replay`); absent when every check of the targets ran.
+   */
+  selection?: {
+    /**
+     * Where the selection came from, e.g. `last-failed reports/results.json`.
+     */
+    source: string;
+    /**
+     * Check IDs asked for.
+     */
+    checks: string[];
+    /**
+     * Check IDs asked for that this suite does not register (renamed or removed checks, another configuration).
+     */
+    missing?: string[];
   };
 }
 /**

@@ -1,5 +1,5 @@
 import { isValidBIC } from 'ibantools';
-import type { Rule } from '../types.js';
+import type { Finding, Rule } from '../types.js';
 import { finding, member, pointer } from '../util.js';
 
 /** ibantools' verdicts on recent BICs (a document carries its BIC twice; bounded). */
@@ -18,6 +18,9 @@ function bicOk(bic: string): boolean {
 /** Requirement this rule reports. */
 const REQ = 'CPR-2.6-BIC-VALID';
 
+/** The two places a BIC sits. */
+const PLACES = [['bic'], ['payee', 'rail_address', 'bic']] as const;
+
 /**
  * CPR-1.0 2.6: `bic` is the BIC/SWIFT code of the receiving institution (ISO 9362: 4-letter
  * institution, 2-letter country, 2-character location, optional 3-character branch), checked
@@ -27,21 +30,20 @@ export const bicValid: Rule = {
   name: 'bic-valid',
   requirements: [REQ],
   check({ doc }) {
-    const out = [];
-    for (const [path, value] of [
-      [['bic'], member(doc, 'bic')],
-      [['payee', 'rail_address', 'bic'], member(member(member(doc, 'payee'), 'rail_address'), 'bic')],
-    ] as const) {
-      if (typeof value === 'string' && !bicOk(value)) {
-        out.push(
-          finding(
-            REQ,
-            pointer(path),
-            `${path.join('.')} is not an ISO 9362 BIC (8 or 11 characters: bank, country, location, branch)`,
-          ),
-        );
-      }
+    let out: Finding[] | undefined;
+    for (const path of PLACES) {
+      let value: unknown = doc;
+      for (const k of path) value = member(value, k);
+      if (typeof value !== 'string' || bicOk(value)) continue;
+      out ??= [];
+      out.push(
+        finding(
+          REQ,
+          pointer(path),
+          `${path.join('.')} is not an ISO 9362 BIC (8 or 11 characters: bank, country, location, branch)`,
+        ),
+      );
     }
-    return out;
+    return out ?? [];
   },
 };

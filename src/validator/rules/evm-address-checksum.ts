@@ -45,6 +45,42 @@ function checksumOf(lower: string): string {
   return out;
 }
 
+/** How an address string fares: well formed and checksummed, or what is wrong. */
+type Verdict =
+  | { kind: 'ok' }
+  | { kind: 'shape' }
+  | { kind: 'single-case'; fixed: string }
+  | { kind: 'bad'; expected: string };
+
+/** Verdicts on recent address strings (a document repeats its address; bounded). */
+const verdicts = new Map<string, Verdict>();
+const OK: Verdict = { kind: 'ok' };
+
+function verdictOf(value: string): Verdict {
+  let v = verdicts.get(value);
+  if (v !== undefined) return v;
+  if (!/^0x[0-9a-fA-F]{40}$/.test(value)) v = { kind: 'shape' };
+  else {
+    const digits = value.slice(2);
+    if (digits === digits.toLowerCase() || digits === digits.toUpperCase()) {
+      v = /[a-fA-F]/.test(digits) ? { kind: 'single-case', fixed: toChecksumAddress(value) } : OK;
+    } else {
+      const expected = toChecksumAddress(value);
+      v = value === expected ? OK : { kind: 'bad', expected };
+    }
+  }
+  if (verdicts.size >= CHECKSUM_CACHE) verdicts.clear();
+  verdicts.set(value, v);
+  return v;
+}
+
+/** The three places an EVM address sits, with the requirement each reports. */
+const PLACES = [
+  [['receiver_address'], REQ_RECEIVER],
+  [['payee', 'rail_address', 'receiver_address'], REQ_RECEIVER],
+  [['contract_address'], REQ_FIELDS],
+] as const;
+
 /**
  * CPR-1.0 2.5: `receiver_address` is the EVM address of the recipient. Checks the shape
  * (`0x` + 40 hex digits) and the EIP-55 checksum of `receiver_address`, `contract_address` and
@@ -60,45 +96,33 @@ export const evmAddressChecksum: Rule = {
   name: 'evm-address-checksum',
   requirements: [REQ_RECEIVER, REQ_FIELDS],
   check({ doc }) {
-    const out: Finding[] = [];
-    const targets = [
-      [['receiver_address'], member(doc, 'receiver_address'), REQ_RECEIVER],
-      [
-        ['payee', 'rail_address', 'receiver_address'],
-        member(member(member(doc, 'payee'), 'rail_address'), 'receiver_address'),
-        REQ_RECEIVER,
-      ],
-      [['contract_address'], member(doc, 'contract_address'), REQ_FIELDS],
-    ] as const;
-    for (const [path, value, req] of targets) {
+    let out: Finding[] | undefined;
+    for (const [path, req] of PLACES) {
+      let value: unknown = doc;
+      for (const k of path) value = member(value, k);
       if (typeof value !== 'string') continue;
+      const v = verdictOf(value);
+      if (v.kind === 'ok') continue;
       const name = path.join('.');
       const where = pointer(path);
-      if (!/^0x[0-9a-fA-F]{40}$/.test(value)) {
+      out ??= [];
+      if (v.kind === 'shape') {
         out.push(finding(req, where, `${name} must be an EVM address: 0x followed by 40 hex digits`));
-        continue;
-      }
-      const digits = value.slice(2);
-      if (digits === digits.toLowerCase() || digits === digits.toUpperCase()) {
-        if (/[a-fA-F]/.test(digits)) {
-          out.push(
-            finding(
-              req,
-              where,
-              `${name} has no EIP-55 checksum (single case); write it as ${toChecksumAddress(value)}`,
-              'warning',
-            ),
-          );
-        }
-        continue;
-      }
-      const expected = toChecksumAddress(value);
-      if (value !== expected) {
+      } else if (v.kind === 'single-case') {
         out.push(
-          finding(req, where, `${name} fails its EIP-55 checksum (expected ${expected}); check for a typo`),
+          finding(
+            req,
+            where,
+            `${name} has no EIP-55 checksum (single case); write it as ${v.fixed}`,
+            'warning',
+          ),
+        );
+      } else {
+        out.push(
+          finding(req, where, `${name} fails its EIP-55 checksum (expected ${v.expected}); check for a typo`),
         );
       }
     }
-    return out;
+    return out ?? [];
   },
 };

@@ -1,5 +1,5 @@
 import { ValidationErrorsIBAN, validateIBAN } from 'ibantools';
-import type { Rule } from '../types.js';
+import type { Finding, Rule } from '../types.js';
 import { finding, member, pointer } from '../util.js';
 
 /** Requirement this rule reports. */
@@ -17,22 +17,11 @@ const MESSAGES: Partial<Record<ValidationErrorsIBAN, string>> = {
   [ValidationErrorsIBAN.QRIBANNotAllowed]: 'is a QR-IBAN, not an account IBAN',
 };
 
-/**
- * ibantools' verdicts on recent IBANs: a document carries its IBAN twice (top level and
- * payee.rail_address) and a payee's documents repeat it (bounded; cleared when full).
- */
-const verdicts = new Map<string, ReturnType<typeof validateIBAN>>();
+/** Size of the per-string cache of IBAN verdicts (a document carries its IBAN twice; a payee's documents repeat it). */
 const IBAN_CACHE = 4096;
 
-function ibanResult(iban: string): ReturnType<typeof validateIBAN> {
-  let r = verdicts.get(iban);
-  if (r === undefined) {
-    r = validateIBAN(iban);
-    if (verdicts.size >= IBAN_CACHE) verdicts.clear();
-    verdicts.set(iban, r);
-  }
-  return r;
-}
+/** The two places an IBAN sits. */
+const PLACES = [['iban'], ['payee', 'rail_address', 'iban']] as const;
 
 /**
  * CPR-1.0 2.6: `iban` is the full IBAN of the receiving account. Checks the country code,
@@ -44,27 +33,36 @@ export const ibanValid: Rule = {
   name: 'iban-valid',
   requirements: [REQ],
   check({ doc }) {
-    const out = [];
-    for (const [path, value] of [
-      [['iban'], member(doc, 'iban')],
-      [['payee', 'rail_address', 'iban'], member(member(member(doc, 'payee'), 'rail_address'), 'iban')],
-    ] as const) {
+    let out: Finding[] | undefined;
+    for (const path of PLACES) {
+      let value: unknown = doc;
+      for (const k of path) value = member(value, k);
       if (typeof value !== 'string') continue;
-      const where = pointer(path);
-      if (/\s/.test(value) || value !== value.toUpperCase()) {
-        out.push(
-          finding(REQ, where, `${path.join('.')} must be in electronic format (upper case, no spaces)`),
-        );
-        continue;
-      }
-      const result = ibanResult(value);
-      if (!result.valid) {
-        const why = result.errorCodes
-          .map((c) => MESSAGES[c] ?? `is invalid (ibantools code ${c})`)
-          .join(', ');
-        out.push(finding(REQ, where, `${path.join('.')} ${why}`));
-      }
+      const why = problemOf(value);
+      if (why === null) continue;
+      out ??= [];
+      out.push(finding(REQ, pointer(path), `${path.join('.')} ${why}`));
     }
-    return out;
+    return out ?? [];
   },
 };
+
+/** What is wrong with an IBAN string (null: nothing), remembered per string (bounded). */
+const problems = new Map<string, string | null>();
+
+function problemOf(value: string): string | null {
+  const hit = problems.get(value);
+  if (hit !== undefined) return hit;
+  let why: string | null = null;
+  if (/\s/.test(value) || value !== value.toUpperCase()) {
+    why = 'must be in electronic format (upper case, no spaces)';
+  } else {
+    const result = validateIBAN(value);
+    if (!result.valid) {
+      why = result.errorCodes.map((c) => MESSAGES[c] ?? `is invalid (ibantools code ${c})`).join(', ');
+    }
+  }
+  if (problems.size >= IBAN_CACHE) problems.clear();
+  problems.set(value, why);
+  return why;
+}

@@ -1,0 +1,170 @@
+/**
+ * `cprc run --shard` and `cprc merge` on real runs of the operator suite against the reference
+ * stack (10 runs per property, fixed seed): two shards merged give the unsharded run's verdict
+ * for every check id, in the same order; merge refuses parts of another run, a missing shard, a
+ * shard given twice and overlapping parts. The plan itself (dealing units to shards) is tested on
+ * plain data.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConformanceResults } from '../../src/model/results.js';
+import { assignShards, planDigest } from '../../src/runner/plan.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const BIN = join(ROOT, 'bin', 'cprc.js');
+let dir: string;
+
+function cprc(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString('utf8');
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString('utf8');
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function results(folder: string): ConformanceResults {
+  return JSON.parse(readFileSync(join(dir, folder, 'results.json'), 'utf8')) as ConformanceResults;
+}
+
+const RUN = ['run', '--reference', '--target', 'operator', '--seed', '7', '--runs', '10'];
+
+describe('the plan: units dealt to shards', () => {
+  const units = [
+    { key: 'a.js::A', weight: 9 },
+    { key: 'a.js::B', weight: 2 },
+    { key: 'b.js::C', weight: 5 },
+    { key: 'b.js::D', weight: 5 },
+    { key: 'c.js::', weight: 1 },
+  ];
+
+  it('balances by weight, heaviest first, and never depends on the order units are listed in', () => {
+    const dealt = assignShards(units, 2);
+    const load = [1, 2].map((s) => dealt.filter((u) => u.shard === s).reduce((n, u) => n + u.weight, 0));
+    expect(load).toEqual([11, 11]);
+    const reversed = assignShards([...units].reverse(), 2);
+    for (const u of dealt) expect(reversed.find((r) => r.key === u.key)?.shard).toBe(u.shard);
+    expect(planDigest(dealt, 2)).toBe(planDigest(reversed, 2));
+  });
+
+  it('gives every unit exactly one shard, and more shards than units leave some empty', () => {
+    const dealt = assignShards(units, 8);
+    expect(dealt.map((u) => u.shard).sort()).toEqual([1, 2, 3, 4, 5]);
+    expect(planDigest(dealt, 8)).not.toBe(planDigest(assignShards(units, 2), 2));
+  });
+});
+
+describe('cprc run --shard and cprc merge against the reference stack', () => {
+  let whole: ConformanceResults;
+  let parts: ConformanceResults[];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'cprc-shard-'));
+    const runs = await Promise.all([
+      cprc([...RUN, '--reports', 'whole']),
+      cprc([...RUN, '--shard', '1/2', '--reports', 's1']),
+    ]);
+    runs.push(await cprc([...RUN, '--shard', '2/2', '--reports', 's2']));
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    whole = results('whole');
+    parts = [results('s1'), results('s2')];
+  }, 300_000);
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('each shard runs a balanced slice of whole describe blocks and records its place in the plan', () => {
+    const [a, b] = parts as [ConformanceResults, ConformanceResults];
+    expect(a.shard).toMatchObject({ index: 1, total: 2 });
+    expect(b.shard).toMatchObject({ index: 2, total: 2 });
+    expect(a.shard?.plan_digest).toBe(b.shard?.plan_digest);
+    expect(a.tests.length + b.tests.length).toBe(whole.tests.length);
+    expect(Math.abs(a.tests.length - b.tests.length)).toBeLessThanOrEqual(whole.tests.length / 4);
+    // a top-level describe block is in one shard only
+    const unitsA = new Set(a.shard?.units);
+    expect(b.shard?.units.filter((u) => unitsA.has(u))).toEqual([]);
+    expect(a.tests.every((t) => typeof t.position === 'number')).toBe(true);
+    expect(whole.shard).toBeUndefined();
+    expect(a.config_digest).toBe(whole.config_digest);
+    // the event stream is no longer left in the reports folder
+    expect(existsSync(join(dir, 's1', '.raw'))).toBe(false);
+  });
+
+  it('merged equals the unsharded run: the same verdict for every check id, in the same order', async () => {
+    const r = await cprc(['merge', 's2/results.json', 's1/results.json', '--reports', 'merged']);
+    expect(r.code, r.stderr).toBe(0);
+    const merged = results('merged');
+    expect(merged.tests.map((t) => [t.id, t.state])).toEqual(whole.tests.map((t) => [t.id, t.state]));
+    expect(merged.requirements.map((q) => [q.id, q.verdict])).toEqual(
+      whole.requirements.map((q) => [q.id, q.verdict]),
+    );
+    expect(merged.counts).toEqual(whole.counts);
+    expect(merged.verdicts).toEqual(whole.verdicts);
+    expect(merged.shard).toBeUndefined();
+    expect(merged.tests.some((t) => t.position !== undefined)).toBe(false);
+    for (const f of ['junit.xml', 'summary.md', 'report.html'])
+      expect(existsSync(join(dir, 'merged', f))).toBe(true);
+  });
+
+  it('refuses a missing shard, a shard given twice, overlapping parts and parts of another run', async () => {
+    const missing = await cprc(['merge', 's1/results.json', '--reports', 'x1']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/shard 2\/2 missing/);
+    const twice = await cprc(['merge', 's1/results.json', 's1/results.json', '--reports', 'x2']);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toMatch(/shard 1\/2 is given twice/);
+
+    const forged = (change: (doc: ConformanceResults) => void): string => {
+      const doc = structuredClone(parts[1] as ConformanceResults);
+      change(doc);
+      const path = join(dir, `forged-${Math.random().toString(36).slice(2)}.json`);
+      writeFileSync(path, JSON.stringify(doc));
+      return path;
+    };
+    const cases: Array<[string, (doc: ConformanceResults) => void, RegExp]> = [
+      ['seed', (d) => Object.assign(d, { seed: 8 }), /differ in seed/],
+      ['suite', (d) => Object.assign(d, { suite_version: '9.9.9' }), /differ in suite version/],
+      ['level', (d) => Object.assign(d, { level: 'spec' }), /differ in level/],
+      [
+        'config',
+        (d) => Object.assign(d, { config_digest: `sha256:${'0'.repeat(64)}` }),
+        /differ in configuration digest/,
+      ],
+      [
+        'plan',
+        (d) => Object.assign(d.shard ?? {}, { plan_digest: `sha256:${'1'.repeat(64)}` }),
+        /differ in plan digest/,
+      ],
+      [
+        'overlap',
+        (d) => d.tests.push(structuredClone((parts[0] as ConformanceResults).tests[0]) as never),
+        /is in two parts/,
+      ],
+      ['not a shard', (d) => delete d.shard, /is not a shard of a run/],
+    ];
+    for (const [what, change, message] of cases) {
+      const r = await cprc(['merge', 's1/results.json', forged(change), '--reports', 'x3']);
+      expect(r.code, what).toBe(2);
+      expect(r.stderr, what).toMatch(message);
+    }
+  });
+
+  it('--shard without --seed is a usage error (the shards would not share a seed)', async () => {
+    const r = await cprc(['run', '--reference', '--target', 'operator', '--shard', '1/2', '--reports', 'y']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--shard needs --seed/);
+    const bad = await cprc(['run', '--reference', '--shard', '3/2', '--seed', '1', '--reports', 'y']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/INDEX\/TOTAL/);
+  });
+});
