@@ -26,7 +26,7 @@ import type { AddressInfo } from 'node:net';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { burst } from '../src/drivers/burst.js';
 import { HttpClient, type HttpRequest, type HttpResponse } from '../src/drivers/http.js';
-import { createLoopbackPki } from '../src/reference/tls.js';
+import { createLoopbackPki } from '../src/loopback/tls.js';
 
 const WIDTH = 32;
 const BURSTS = 20;
@@ -161,7 +161,7 @@ async function main(): Promise<void> {
         await http.close();
       }
       console.log(`\n  ${kind.name}`);
-      console.log(`    ${'way'.padEnd(44)} ${'median'.padStart(11)} ${'worst'.padStart(11)}`);
+      console.log(`    ${'way'.padEnd(48)} ${'median'.padStart(11)} ${'worst'.padStart(11)}`);
       for (const [way, samples] of [
         ['before: warm undici pool + Promise.all', before],
         ['after:  last-byte sync, HTTP/1.1', after],
@@ -172,7 +172,7 @@ async function main(): Promise<void> {
           ['server', (s: Sample) => s.server],
         ] as const) {
           const { median, worst } = summary(samples, pick);
-          console.log(`    ${`${way} (${side})`.padEnd(44)} ${fmt(median)} ${fmt(worst)}`);
+          console.log(`    ${`${way} (${side})`.padEnd(48)} ${fmt(median)} ${fmt(worst)}`);
         }
       }
     }

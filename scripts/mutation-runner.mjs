@@ -78,7 +78,8 @@ export const strykerValidationSchema = {
   },
 };
 
-const DETECTING_STATES = new Set(['failed', 'error', 'warning']);
+/** States of a check that are no detection: the reference itself gives only these. */
+const QUIET_STATES = new Set(['passed', 'skipped']);
 
 class CprTestRunner {
   static inject = [commonTokens.logger, commonTokens.options, commonTokens.injector];
@@ -269,6 +270,13 @@ class CprTestRunner {
       if (outcome.kind === 'survived' && outcome.partial && this.settings.confirmSurvivors) {
         // survived the checks that reach it: the whole suite decides, as a full cprc run would
         outcome = await this.observe(observer, env, deadline - Date.now(), {});
+        if (outcome.kind === 'timeout') {
+          // the checks that execute the mutant finished: a slow whole-suite run is no detection
+          outcome = {
+            kind: 'harness',
+            message: `survived the checks that reach it; the whole-suite confirmation did not finish in time (${outcome.reason})`,
+          };
+        }
       }
       nrOfTests += outcome.tests ?? 0;
       if (outcome.kind === 'killed') {
@@ -350,7 +358,8 @@ class CprTestRunner {
         return { kind: 'harness', message: `results.json unreadable: ${err.message}` };
       }
       const tests = results.tests ?? [];
-      const detecting = tests.filter((t) => DETECTING_STATES.has(t.state));
+      // failed, error, warning (and any other state the reference never shows) is a detection
+      const detecting = tests.filter((t) => !QUIET_STATES.has(t.state));
       if (detecting.length > 0) {
         const first = detecting[0];
         return {

@@ -98,7 +98,7 @@ export {
   startReferencePayee,
   TokenStore,
 } from './reference/payee/index.js';
-export { type ReferenceStack, type StackRunConfig, startReferenceStack } from './reference/stack.js';
+export { type ReferenceStack, type StackRunConfig, startReferenceStack } from './loopback/stack.js';
 export {
   type CertificateAuthority,
   createCertificateAuthority,
@@ -107,7 +107,7 @@ export {
   type LoopbackPki,
   type ServerCertificate,
   writeCaFile,
-} from './reference/tls.js';
+} from './loopback/tls.js';
 export { type ReferenceWallet, startReferenceWallet } from './reference/wallet.js';
 export { type ReportInput, type WriteReportsResult, writeReports } from './reporters/index.js';
 export {

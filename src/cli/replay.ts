@@ -20,7 +20,7 @@ interface ReplayOptions {
  *
  * @example
  * ```sh
- * cprc replay reports/results.json operator/redeem-twice-rejected --config run.json
+ * cprc replay reports/results.json operator/redeem-takes-redemption-request-plus-cash-pack --config run.json
  * ```
  */
 export function registerReplay(program: Command): void {
@@ -28,7 +28,10 @@ export function registerReplay(program: Command): void {
     .command('replay')
     .description('run one check of a past run again (same seed) and say whether its failure still occurs')
     .argument('<results>', 'results.json of the run')
-    .argument('<check>', 'check id as results.json names it, e.g. operator/redeem-twice-rejected')
+    .argument(
+      '<check>',
+      'check id as results.json names it, e.g. operator/redeem-takes-redemption-request-plus-cash-pack',
+    )
     .option('--config <file>', 'run configuration of the target (JSON, profile section 5)')
     .option('--reference', 'replay against the reference stack')
     .option('--reports <dir>', 'reports folder of the replay (default: a temporary folder, printed)')
@@ -60,7 +63,7 @@ async function replay(resultsPath: string, checkId: string, opts: ReplayOptions)
   try {
     let configPath = opts.config ? resolve(opts.config) : '';
     if (opts.reference) {
-      const { startReferenceStack } = await import('../reference/stack.js');
+      const { startReferenceStack } = await import('../loopback/stack.js');
       stackDir = await mkdtemp(join(tmpdir(), 'cprc-reference-'));
       stack = await startReferenceStack({ workDir: stackDir });
       configPath = stack.configPath;

@@ -117,12 +117,12 @@ export function registerRun(program: Command): void {
       'run only the checks that failed or errored in this results.json (its seed and runs unless --seed/--runs are given)',
     )
     .addOption(new Option('--suites <dir>', 'compiled suites root (development)').hideHelp())
-    .action(async (opts: RunCliOptions) => {
-      process.exitCode = await runCommand(opts);
+    .action(async (opts: RunCliOptions, cmd: Command) => {
+      process.exitCode = await runCommand(opts, cmd.getOptionValueSource('runs') === 'cli');
     });
 }
 
-async function runCommand(opts: RunCliOptions): Promise<number> {
+async function runCommand(opts: RunCliOptions, runsGiven = false): Promise<number> {
   if (!opts.config && !opts.reference) {
     throw new CprcError('CPRC_USAGE', 'cprc run: give --config FILE (your run configuration) or --reference');
   }
@@ -177,10 +177,10 @@ async function runCommand(opts: RunCliOptions): Promise<number> {
   try {
     let configPath = opts.config ? resolve(opts.config) : '';
     if (opts.reference) {
-      // Reference stack (src/reference/stack.ts): its throwaway CA key and run config (private keys,
+      // Reference stack (src/loopback/stack.ts): its throwaway CA key and run config (private keys,
       // credentials) live in a private temporary folder removed when the run ends, never in the
       // reports folder; results.json carries the config with its secrets redacted.
-      const { startReferenceStack } = await import('../reference/stack.js');
+      const { startReferenceStack } = await import('../loopback/stack.js');
       stackDir = await mkdtemp(join(tmpdir(), 'cprc-reference-'));
       stack = await startReferenceStack({ workDir: stackDir });
       configPath = stack.configPath;
@@ -207,12 +207,7 @@ async function runCommand(opts: RunCliOptions): Promise<number> {
       ...(opts.reference ? { reference: true } : {}),
       ...(opts.grep ? { grep: opts.grep } : {}),
       seed,
-      runs:
-        previous &&
-        opts.runs === DEFAULT_RUNS &&
-        !process.argv.some((a) => a === '--runs' || a.startsWith('--runs='))
-          ? previous.runs
-          : opts.runs,
+      runs: previous && !runsGiven ? previous.runs : opts.runs,
       ...(opts.timeout !== undefined ? { timeoutMs: opts.timeout } : {}),
       bail: opts.bail === true,
       ...(opts.driver ? { driverModule: resolve(opts.driver) } : {}),

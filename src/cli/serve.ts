@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { parseRailList, type Rail } from '../derivation/rails.js';
 import { CprcError } from '../errors.js';
-import type { ReferenceStack, StackListener, StackTarget } from '../reference/stack.js';
+import type { ReferenceStack, StackListener, StackTarget } from '../loopback/stack.js';
 
 /**
  * Registers `cprc serve [payee|wallet|operator|all]` (the reference implementations, until
@@ -63,7 +63,7 @@ export function registerServe(program: Command): void {
 async function serve(target: string, opts: { configOut?: string; port?: number; supportedRails?: Rail[] }) {
   // Loaded on demand: `wallet-stdio` never needs the payee and Operator code.
   const { STACK_LISTENERS, STACK_TARGETS, startReferenceStack, writeSecret } = await import(
-    '../reference/stack.js'
+    '../loopback/stack.js'
   );
   const targets: readonly StackTarget[] = target === 'all' ? STACK_TARGETS : [target as StackTarget];
   // --port N: the listeners of the started targets take N, N+1, ... in STACK_LISTENERS order.

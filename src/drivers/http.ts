@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { Agent, type Dispatcher, request } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { CprcError } from '../errors.js';
 import { jsonTextDepth } from '../model/util.js';
+import { CappedRequestError, cappedRequest } from '../net/request.js';
 import { MAX_RECORDED_BODY_BYTES, type Recorder } from './recorder.js';
 import { type DriverError, DriverTransportError } from './types.js';
 
@@ -244,37 +245,25 @@ export class HttpClient {
         this.#recorder ? this.#recorder.redact(message) : message,
       );
     }
-    let status: number | undefined;
-    let resHeaders: Record<string, string> | undefined;
-    let text: string | undefined;
-    const chunks: Buffer[] = [];
-    let total = 0;
+    let status: number;
+    let resHeaders: Record<string, string>;
+    let text: string;
     try {
-      const res = await request(req.url, {
+      const res = await cappedRequest(req.url, {
         method: req.method,
         headers,
-        body,
+        ...(body === undefined ? {} : { body }),
         dispatcher: this.#dispatcher,
-        signal: AbortSignal.timeout(this.timeoutMs),
+        timeoutMs: this.timeoutMs,
+        maxBytes: this.maxResponseBytes,
       });
-      status = res.statusCode;
+      status = res.status;
       resHeaders = flattenHeaders(res.headers);
-      const declared = Number(resHeaders['content-length']);
-      if (Number.isFinite(declared) && declared > this.maxResponseBytes) {
-        res.body.destroy();
-        throw this.#oversize(declared);
-      }
-      for await (const chunk of res.body) {
-        const b = chunk as Buffer;
-        total += b.length;
-        if (total > this.maxResponseBytes) {
-          res.body.destroy();
-          throw this.#oversize(total);
-        }
-        chunks.push(b);
-      }
-      text = Buffer.concat(chunks).toString('utf8');
-    } catch (err) {
+      text = res.body.toString('utf8');
+    } catch (caught) {
+      const failure = caught instanceof CappedRequestError ? caught : undefined;
+      const err =
+        failure?.reason === 'too-large' ? this.#oversize(failure.bytes ?? 0) : (failure?.cause ?? caught);
       const d = describeTransportError(err, this.timeoutMs);
       if (isNoAnswer(d.code) && this.breakerThreshold > 0) {
         breaker.failures += 1;
@@ -292,15 +281,13 @@ export class HttpClient {
       const message = `${req.method} ${req.url}: ${d.text}`;
       // keep what arrived (head of the body) as evidence of what the target sent
       const partial =
-        chunks.length > 0
-          ? Buffer.concat(chunks)
-              .subarray(0, MAX_RECORDED_BODY_BYTES * 2)
-              .toString('utf8')
+        failure !== undefined && failure.received.length > 0
+          ? failure.received.subarray(0, MAX_RECORDED_BODY_BYTES * 2).toString('utf8')
           : undefined;
       this.#recorder?.record({
         ...base,
-        ...(status !== undefined ? { status } : {}),
-        ...(resHeaders ? { response_headers: resHeaders } : {}),
+        ...(failure?.status !== undefined ? { status: failure.status } : {}),
+        ...(failure?.headers ? { response_headers: flattenHeaders(failure.headers) } : {}),
         ...(partial !== undefined ? { response_body: partial } : {}),
         duration_ms: Math.round(performance.now() - started),
         error: d.text,
@@ -346,9 +333,6 @@ function originOf(url: string): string {
     return url;
   }
 }
-
-/** Nesting depth of a JSON text (src/model/util.ts), re-exported for the drivers' users. */
-export { jsonTextDepth };
 
 /**
  * Parses a JSON answer of a target, whatever it is: an empty body, a body that is not JSON, a

@@ -5,8 +5,7 @@ import { eraseSecrets, redactHeaders, redactText } from '../secrets/index.js';
 export const MAX_RECORDED_BODY_BYTES = 8 * 1024;
 
 // The secrets policy is src/secrets/ (one module, applied here at capture and again by the
-// reporters); re-exported for the drivers' users.
-export { REDACTED, redactText, redactValue, secretsOf } from '../secrets/index.js';
+// reporters): import it from there.
 
 /** Cuts a body to {@link MAX_RECORDED_BODY_BYTES} UTF-8 bytes, with a visible marker. */
 export function truncateBody(text: string): string {

@@ -1,7 +1,8 @@
 /**
  * The results model: what a run produces, shared by the runner (parent and mocha child), the
  * suite library, the drivers (exchanges) and the reporters. Every type is the one generated from
- * `schemas/tool/results.schema.json`; the NDJSON event stream `<reportsDir>/.raw/events.ndjson`
+ * `schemas/tool/results.schema.json`; the NDJSON event stream `events.ndjson` (in a private
+ * temporary folder of the run, removed once the reports are written)
  * is made of {@link RunEvent}s.
  *
  * @packageDocumentation
@@ -67,7 +68,7 @@ export interface EndEvent {
   finished_at: string;
 }
 
-/** One line of `<reportsDir>/.raw/events.ndjson`. */
+/** One line of the run's event stream (`events.ndjson`). */
 export type RunEvent = StartEvent | TestEvent | EndEvent;
 
 /**

@@ -250,11 +250,14 @@ function requirementRows(
 }
 
 /**
- * Renders report.html: verdict and counts, the verdict of every catalog requirement grouped by
- * source and section (SPEC/PROFILE, MUST/SHOULD/MAY, filterable by verdict), the requirements no
- * test covers and why, the ambiguity register with the tool's reading, every failure and error
- * with its exchanges, a curl (or stdin) line to reproduce each, and the property seed and
- * counterexample, then the list of all tests.
+ * Renders report.html: verdict and counts; first every failure and error with its exchanges, a
+ * curl (or stdin) line that reproduces each request, and the property seed and counterexample;
+ * then the verdict of every requirement of the targets run grouped by source and section
+ * (SPEC/PROFILE, MUST/SHOULD/MAY, filterable by verdict; those of other targets collapsed, by
+ * ID), the requirements no test covers and why, the ambiguity register with the tool's reading,
+ * and the list of all tests, passed ones collapsed (`<details>`, no script needed). Stable
+ * anchors: `#req-<ID>`, `#check-<check id>`, `#amb-<ID>`, `#uncovered-<ID>`. A long body is
+ * written once; later copies link to it.
  *
  * @example
  * ```ts
@@ -385,15 +388,14 @@ export function renderHtml(model: ReportModel): string {
   if (elsewhere.length > 0) {
     out.push(
       `<details id="other-targets"><summary>Requirements of targets not in this run (${elsewhere.length})</summary>` +
-        '<table><tr><th>ID</th><th>level</th><th>kind</th><th>actor</th></tr>' +
+        '<p>' +
         elsewhere
           .map(
             (requirement) =>
-              `<tr id="${reqAnchor(requirement.id)}"><td><code>${e(requirement.id)}</code></td><td>${e(requirement.level)}</td>` +
-              `<td>${e(requirement.kind)}</td><td>${e(requirement.actor)}</td></tr>`,
+              `<code id="${reqAnchor(requirement.id)}">${e(requirement.id)}</code> <span class="muted">${e(requirement.level)} ${e(requirement.kind)}</span>`,
           )
-          .join('') +
-        '</table></details>',
+          .join(', ') +
+        '</p></details>',
     );
   }
   if (doc.unknown_requirements.length > 0) {
@@ -468,7 +470,7 @@ export function renderHtml(model: ReportModel): string {
     return (
       `<tr${failing ? '' : ` id="${anchors.get(test)}"`} data-verdict="${e(test.state)}"><td>${verdictCell(test.state)}</td>` +
       `<td>${e(test.target)}${test.channel ? ` (${e(test.channel)})` : ''}</td><td>${title}</td>` +
-      `<td>${test.requirements.map((id) => `<a href="#${reqAnchor(id)}"><code>${e(id)}</code></a>`).join(' ')}</td><td>${e(String(test.duration_ms))}</td>` +
+      `<td>${test.requirements.map((id) => (test.state === 'passed' ? e(id) : `<a href="#${reqAnchor(id)}"><code>${e(id)}</code></a>`)).join(' ')}</td><td>${e(String(test.duration_ms))}</td>` +
       `<td>${e(test.state === 'skipped' ? (test.skip_reason ?? '') : (test.message ?? ''))}</td></tr>`
     );
   };

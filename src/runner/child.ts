@@ -11,11 +11,12 @@ import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'nod
 import { join } from 'node:path';
 import Mocha from 'mocha';
 import { createDefaultDrivers, loadDriverModule } from '../drivers/index.js';
-import { Recorder, secretsOf } from '../drivers/recorder.js';
+import { Recorder } from '../drivers/recorder.js';
 import type { Drivers } from '../drivers/types.js';
 import { CprcError } from '../errors.js';
 import type { RunEvent, Target, TestResult } from '../model/results.js';
 import { packageRoot } from '../paths.js';
+import { secretsOf } from '../secrets/index.js';
 import { loadRunConfig, targetUrls } from './config.js';
 import { setRunContext } from './context.js';
 import { listSuiteFiles } from './files.js';

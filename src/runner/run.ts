@@ -7,14 +7,13 @@ import { createInterface } from 'node:readline';
 import { loadCoverage } from '../catalog/coverage.js';
 import { loadAmbiguities, loadCatalog } from '../catalog/index.js';
 import { canonicalize } from '../crypto/jcs.js';
-import { redactValue, secretsOf } from '../drivers/recorder.js';
 import { CprcError } from '../errors.js';
 import type { RunConfig } from '../generated/tool/run-config.js';
 import type { ConformanceResults, Level, RunEvent, Target } from '../model/results.js';
 import { packageRoot } from '../paths.js';
 import { type WriteReportsResult, writeReports } from '../reporters/index.js';
 import { terminalLine } from '../reporters/safe-text.js';
-import { redactConfig } from '../secrets/index.js';
+import { redactConfig, redactValue, secretsOf } from '../secrets/index.js';
 import { loadBaseline } from './baseline.js';
 import { loadRunConfig, selectTargets, targetUrls } from './config.js';
 import {

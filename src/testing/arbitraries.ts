@@ -13,9 +13,9 @@
 import { bytesToHex } from '@noble/hashes/utils.js';
 import fc from 'fast-check';
 import { composeIBAN } from 'ibantools';
+import { RAIL_HINTS, type RailHint, SUB_INTERFACE_OF_HINT } from '../model/cpr.js';
 import { toChecksumAddress } from '../validator/rules/evm-address-checksum.js';
 import { normaliseKey, PAYER_KEYS, SEPARATION_KEYS } from '../validator/rules/no-payer-data.js';
-import { RAIL_HINTS, type RailHint, SUB_INTERFACE_OF_HINT } from '../validator/subinterface.js';
 
 /** A rail to generate: one of the eight rail_hint values, or `'NONE'` for a document without rail_hint. */
 export type CprRail = RailHint | 'NONE';

@@ -9,6 +9,19 @@
  * ```
  * @packageDocumentation
  */
+
+// the CPR vocabulary (one spelling: src/model/cpr.ts), part of the validator's public API
+export {
+  ADDRESS_FIELDS,
+  ALL_FIELDS,
+  FIELDS_REQUIREMENT,
+  RAIL_HINTS,
+  type RailHint,
+  REQUIRED_FIELDS,
+  SUB_INTERFACE_OF_HINT,
+  type SubInterface,
+} from '../model/cpr.js';
+export type { Finding, FindingLevel, FindingSeverity } from '../model/finding.js';
 export { ISO20022_PURPOSE_CODES } from './data/iso20022-purpose-codes.js';
 export { isValidUnderEveryRule } from './every-rule.js';
 export {
@@ -33,23 +46,8 @@ export { chainKey } from './rules/chain-id-agrees.js';
 export { toChecksumAddress } from './rules/evm-address-checksum.js';
 export { CPR_RULES } from './rules/index.js';
 export { isPayerDataName, normaliseKey, PAYER_KEYS, SEPARATION_KEYS } from './rules/no-payer-data.js';
-export {
-  ADDRESS_FIELDS,
-  ALL_FIELDS,
-  appliedSubInterface,
-  FIELDS_REQUIREMENT,
-  RAIL_HINTS,
-  type RailHint,
-  REQUIRED_FIELDS,
-  type Selection,
-  SUB_INTERFACE_OF_HINT,
-  type SubInterface,
-  selectSubInterface,
-} from './subinterface.js';
+export { appliedSubInterface, type Selection, selectSubInterface } from './subinterface.js';
 export type {
-  Finding,
-  FindingLevel,
-  FindingSeverity,
   Rule,
   RuleContext,
   ValidateCprOptions,

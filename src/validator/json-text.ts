@@ -6,9 +6,9 @@
  *
  * @packageDocumentation
  */
-import type { Finding } from '../model/finding.js';
+import { type Finding, finding } from '../model/finding.js';
 import type { ValidateCprOptions, ValidationResult } from './types.js';
-import { finding, pointer } from './util.js';
+import { pointer } from './util.js';
 import { validateCpr } from './validate-cpr.js';
 
 /** The payload is JSON text in UTF-8 (profile section 1). */

@@ -5,9 +5,10 @@
  * @packageDocumentation
  */
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import { appliedSubInterface, type SubInterface } from './subinterface.js';
-import type { Finding } from './types.js';
-import { finding, member, pointer } from './util.js';
+import type { SubInterface } from '../model/cpr.js';
+import { type Finding, finding } from '../model/finding.js';
+import { appliedSubInterface } from './subinterface.js';
+import { member, pointer } from './util.js';
 
 /** Requirement of a missing required base member (CPR-1.0 2.1). */
 const BASE_REQUIRED: Readonly<Record<string, string>> = {

@@ -1,13 +1,11 @@
 /**
- * Types of the reference validator: findings (docs/conventions.md, "Findings"), results, and the
- * shape of one rule in `rules/`.
+ * Types of the reference validator: results, options and the shape of one rule in `rules/`
+ * (findings are `src/model/finding.ts`, docs/conventions.md "Findings").
  *
  * @packageDocumentation
  */
 
 import type { Finding } from '../model/finding.js';
-
-export type { Finding, FindingLevel, FindingSeverity } from '../model/finding.js';
 
 /** Outcome of a validation: `valid` is true when no finding has severity `error`. */
 export interface ValidationResult {

@@ -1,11 +1,9 @@
 /**
- * Small helpers shared by the rules: JSON pointers, safe member access, finding builders.
+ * Small helpers shared by the rules: JSON pointers, safe member access, descriptions. Findings
+ * are built with `finding()` of `src/model/finding.ts`; `isObject` is `src/model/util.ts`.
  *
  * @packageDocumentation
  */
-
-export { finding, levelOf } from '../model/finding.js';
-export { isObject } from '../model/util.js';
 
 import { isObject } from '../model/util.js';
 

@@ -5,11 +5,12 @@
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { CprcError } from '../errors.js';
+import { type Finding, finding } from '../model/finding.js';
+import { isObject } from '../model/util.js';
 import { getSchemaValidator } from '../schemas/registry.js';
 import { CPR_RULES } from './rules/index.js';
 import { cprSchemaFindings, SCHEMA_FINDING_REQUIREMENTS, schemaFallbackFinding } from './schema-findings.js';
-import type { Finding, RuleContext, ValidateCprOptions, ValidationResult } from './types.js';
-import { finding, isObject } from './util.js';
+import type { RuleContext, ValidateCprOptions, ValidationResult } from './types.js';
 
 /** Default validity ceiling: 30 days (profile section 2). */
 export const DEFAULT_MAX_VALIDITY_SECONDS = 30 * 24 * 60 * 60;

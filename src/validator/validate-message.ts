@@ -6,9 +6,11 @@
  */
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { CprcError } from '../errors.js';
+import { type Finding, finding } from '../model/finding.js';
+import { isObject } from '../model/util.js';
 import { getSchemaValidator, loadSchemaFiles, SCHEMA_ID_BASE } from '../schemas/registry.js';
-import type { Finding, ValidationResult } from './types.js';
-import { finding, isObject, pointer } from './util.js';
+import type { ValidationResult } from './types.js';
+import { pointer } from './util.js';
 
 type SchemaNode = Record<string, unknown>;
 

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { issueServerCertificate, LOOPBACK_HOSTS, type ServerCertificate } from '../../src/reference/tls.js';
+import { issueServerCertificate, LOOPBACK_HOSTS, type ServerCertificate } from '../../src/loopback/tls.js';
 import { getRunContext } from '../../src/runner/context.js';
 
 /** How the mock answers one token. */

@@ -5,7 +5,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { CPR_RAILS, type CprRail } from '../../src/testing/arbitraries.js';
 import { ALL_FIELDS, appliedSubInterface } from '../../src/validator/subinterface.js';
 import { validateMessage } from '../../src/validator/validate-message.js';
 import {
@@ -32,10 +31,8 @@ import {
   payableRail,
   payableRails,
   paymentOrUnsupported,
-  RAILS_OF_SUB_INTERFACE,
   runsPerRail,
   short,
-  supportedRails,
 } from './_wallet.js';
 
 /** The value an absent acquirer_id stands for (profile 3: written or not). */
@@ -45,7 +42,6 @@ const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
 const BIG_AMOUNTS = [2n ** 53n + 1n, 2n ** 64n + 3n, 2n ** 128n + 17n, 2n ** 256n - 1n].map(String);
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-
 
 /**
  * Runs `assertion` on the payment derived from generated payable CPRs, one property per rail

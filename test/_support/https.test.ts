@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLoopbackPki, type LoopbackPki } from '../../src/reference/tls.js';
+import { createLoopbackPki, type LoopbackPki } from '../../src/loopback/tls.js';
 import {
   createRecordingClient,
   findRoute,

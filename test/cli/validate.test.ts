@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeInlineUri, encodeReferenceUri, renderQrPng } from '../../src/codec/index.js';
-import { createLoopbackPki } from '../../src/reference/tls.js';
+import { createLoopbackPki } from '../../src/loopback/tls.js';
 import { validateCprText } from '../../src/validator/index.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');

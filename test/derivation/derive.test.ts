@@ -191,10 +191,25 @@ describe('step 2: select the rail (spec 4.4 step 2, 4.5, INV-4, INV-7)', () => {
 
 describe('step 3: resolve the payer (spec 4.4 step 3, INV-1)', () => {
   it('takes the payer from the context only; extension keys are ignored and copied nowhere', async () => {
-    const cpr = cprFor('SEPA_CT', { extensions: { 'com.example:payer_hint': { id: 'intruder-99' } } });
+    // a name the profile's payer-data list does not cover (a payer_* name is refused, see below)
+    const cpr = cprFor('SEPA_CT', { extensions: { 'com.example:buyer_hint': { id: 'intruder-99' } } });
     const payment = await expectPayment(derive(cpr));
     expect(payment.payer).toEqual(context().payer);
     expect(JSON.stringify(payment)).not.toContain('intruder-99');
+  });
+});
+
+describe('payer, authorization and state data in a CPR (profile 2 and 3)', () => {
+  it('refuses a CPR carrying them, at the top level or in extensions, with INVALID_STRUCTURE', async () => {
+    for (const extra of [
+      { payer: { id: 'intruder' } },
+      { status: 'PAID' },
+      { rail: { execution_id: 'x' } },
+      { extensions: { 'com.example:payer_hint': { id: 'intruder-99' } } },
+      { extensions: { 'org.acme:signed_tx': '0xdead' } },
+    ]) {
+      await expectError(derive(cprFor('SEPA_CT', extra)), 'INVALID_STRUCTURE');
+    }
   });
 });
 

@@ -12,7 +12,7 @@ import { burst } from '../../src/drivers/burst.js';
 import type { HttpRequest } from '../../src/drivers/http.js';
 import { Recorder } from '../../src/drivers/recorder.js';
 import { DriverTransportError } from '../../src/drivers/types.js';
-import { createLoopbackPki, type LoopbackPki } from '../../src/reference/tls.js';
+import { createLoopbackPki, type LoopbackPki } from '../../src/loopback/tls.js';
 
 const N = 32;
 

@@ -3,7 +3,6 @@ import { createServer as createNetServer, type Server as NetServer } from 'node:
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   HttpClient,
-  jsonTextDepth,
   MAX_JSON_DEPTH,
   ProtocolError,
   parseJsonAnswer,
@@ -13,10 +12,12 @@ import {
 import { createHttpOperator } from '../../src/drivers/http-operator.js';
 import { createHttpPayee, resolveRetrieval } from '../../src/drivers/http-payee.js';
 import { createHttpWallet } from '../../src/drivers/http-wallet.js';
-import { MAX_RECORDED_BODY_BYTES, Recorder, secretsOf } from '../../src/drivers/recorder.js';
+import { MAX_RECORDED_BODY_BYTES, Recorder } from '../../src/drivers/recorder.js';
 import { DriverTransportError, isTransportError } from '../../src/drivers/types.js';
 import type { RunConfig } from '../../src/generated/tool/run-config.js';
-import { createCertificateAuthority } from '../../src/reference/tls.js';
+import { createCertificateAuthority } from '../../src/loopback/tls.js';
+import { jsonTextDepth } from '../../src/model/util.js';
+import { secretsOf } from '../../src/secrets/index.js';
 import { json, loopbackPki, operatorSection, type Started, startServer } from '../runner/fixtures.js';
 
 const BIG = 'x'.repeat(64 * 1024);

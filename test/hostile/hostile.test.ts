@@ -7,9 +7,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { secretsOf } from '../../src/drivers/recorder.js';
 import type { RunConfig } from '../../src/generated/tool/run-config.js';
 import { packageRoot } from '../../src/paths.js';
+import { secretsOf } from '../../src/secrets/index.js';
 import { DEEP, type Mode } from './double.js';
 import { passedOnGarbage, reportProblems, UNSAFE_RAW } from './reports.js';
 import { cprcRun, doubled, REQUEST_MS, startWorld, type World } from './world.js';

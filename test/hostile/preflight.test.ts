@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/paths.js';
-import { createCertificateAuthority, issueServerCertificate } from '../../src/reference/tls.js';
+import { createCertificateAuthority, issueServerCertificate } from '../../src/loopback/tls.js';
 import { loadRunConfig } from '../../src/runner/config.js';
 import { FAKE_JWK, operatorSection, startServer, writeConfig } from '../runner/fixtures.js';
 import { reportProblems } from './reports.js';

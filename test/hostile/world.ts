@@ -8,8 +8,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../../src/paths.js';
-import { type ReferenceStack, startReferenceStack } from '../../src/reference/stack.js';
-import { issueServerCertificate } from '../../src/reference/tls.js';
+import { type ReferenceStack, startReferenceStack } from '../../src/loopback/stack.js';
+import { issueServerCertificate } from '../../src/loopback/tls.js';
 import { type HostileDouble, type Mode, startHostileDouble } from './double.js';
 
 /**

@@ -21,7 +21,7 @@ import {
   type RunningOperator,
   startReferenceOperator,
 } from '../../src/reference/operator/index.js';
-import { createLoopbackPki } from '../../src/reference/tls.js';
+import { createLoopbackPki } from '../../src/loopback/tls.js';
 import { signedRedemptionRequest, signedRenewalEntry } from '../../src/testing/cashpack-messages.js';
 import {
   createRecordingClient,

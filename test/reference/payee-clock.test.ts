@@ -6,12 +6,12 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { decodeCprUri } from '../../src/codec/index.js';
+import { createLoopbackPki, type LoopbackPki } from '../../src/loopback/tls.js';
 import {
   parseClockAdvance,
   type RunningPayee,
   startReferencePayee,
 } from '../../src/reference/payee/index.js';
-import { createLoopbackPki, type LoopbackPki } from '../../src/reference/tls.js';
 import { validateCpr } from '../../src/validator/index.js';
 import { createRecordingClient, type RecordingClient, validateTraffic } from '../_support/https.js';
 import { PAYEE_ROUTES } from '../_support/routes.js';

@@ -20,7 +20,7 @@ import {
   TokenStore,
   type ValidityWindow,
 } from '../../src/reference/payee/index.js';
-import { createLoopbackPki, type LoopbackPki } from '../../src/reference/tls.js';
+import { createLoopbackPki, type LoopbackPki } from '../../src/loopback/tls.js';
 import { validateCpr } from '../../src/validator/index.js';
 import { createRecordingClient, type RecordingClient } from '../_support/https.js';
 

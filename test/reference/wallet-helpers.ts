@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { ServerCertificate } from '../../src/reference/tls.js';
+import type { ServerCertificate } from '../../src/loopback/tls.js';
 
 /** A mock payee: `GET /cpr/{token}` serves each offered CPR once, then 410; unknown tokens 404. */
 export interface MockPayee {

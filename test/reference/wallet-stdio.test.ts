@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/paths.js';
-import { createLoopbackPki, type LoopbackPki } from '../../src/reference/tls.js';
+import { createLoopbackPki, type LoopbackPki } from '../../src/loopback/tls.js';
 import { getSchemaValidator } from '../../src/schemas/registry.js';
 import { context, cprFor } from '../derivation/fixtures.js';
 import { aroundNow, type MockPayee, startMockPayee } from './wallet-helpers.js';

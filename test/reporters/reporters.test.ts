@@ -468,10 +468,13 @@ describe('the project catalog and ambiguity register', () => {
     expect(model.doc.requirements).toHaveLength(catalog.requirements.length);
     expect(getSchemaValidator('tool/results')(model.doc)).toBe(true);
     const html = renderHtml(model);
-    for (const requirement of catalog.requirements) expect(html).toContain(`<code>${requirement.id}</code>`);
-    for (const ambiguity of ambiguities.ambiguities) expect(html).toContain(`<code>${ambiguity.id}</code>`);
+    // every requirement and every ambiguity has its stable anchor
+    for (const requirement of catalog.requirements) expect(html).toContain(`id="req-${requirement.id}"`);
+    for (const ambiguity of ambiguities.ambiguities) expect(html).toContain(`id="amb-${ambiguity.id}"`);
     // the run tested payee and wallet: Cash-Pack (operator) requirements are listed, collapsed, by ID
-    expect(html).toMatch(/<details id="other-targets"><summary>Requirements of targets not in this run \(\d+\)/);
-    expect(html).toContain('<tr id="req-CP-4-WELL-KNOWN-PUBKEY">');
+    expect(html).toMatch(
+      /<details id="other-targets"><summary>Requirements of targets not in this run \(\d+\)/,
+    );
+    expect(html).toContain('<code id="req-CP-4-WELL-KNOWN-PUBKEY">CP-4-WELL-KNOWN-PUBKEY</code>');
   });
 });

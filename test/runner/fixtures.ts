@@ -14,7 +14,7 @@ import { createServer as createHttpsServer, get as httpsGet } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLoopbackPki, type LoopbackPki } from '../../src/reference/tls.js';
+import { createLoopbackPki, type LoopbackPki } from '../../src/loopback/tls.js';
 
 /** A request handler; return true when handled. */
 export type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void | Promise<void>;

@@ -287,7 +287,7 @@ describe('classification of results', () => {
       prop.property?.path,
       prop.property?.counterexample,
     ]);
-    for (const f of ['.raw/events.ndjson', 'junit.xml', 'results.json', 'summary.md', 'report.html']) {
+    for (const f of ['junit.xml', 'results.json', 'summary.md', 'report.html']) {
       const text = readFileSync(join(reportsDir, f), 'utf8');
       for (const secret of [
         'op-credential-secret',

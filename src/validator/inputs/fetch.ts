@@ -1,13 +1,15 @@
 /**
  * Retrieval of a reference URI's CPR over HTTPS (spec 4.1, profile 2) for `cprc validate`: one
  * GET with a total deadline (headers and body together, so a dripping endpoint ends), the
- * `max-bytes` cap, no redirect, and `--ca` trust.
+ * `max-bytes` cap, no redirect, and `--ca` trust; the exchange itself is the suite's one capped
+ * request (`src/net/request.ts`).
  *
  * @packageDocumentation
  */
 import { readFile } from 'node:fs/promises';
 import type { Agent } from 'undici';
 import { CprcError } from '../../errors.js';
+import { CappedRequestError, type CappedResponse, cappedRequest } from '../../net/request.js';
 import { tooLarge } from './limits.js';
 
 /** Options of {@link retrieveCpr}. */
@@ -35,14 +37,8 @@ function timedOut(url: string, ms: number, phase: string): CprcError {
  */
 export async function retrieveCpr(url: string, opts: RetrieveOptions): Promise<Uint8Array> {
   // undici is loaded only when a reference uri is retrieved (cold start of the common case).
-  const { Agent, request } = await import('undici');
+  const { Agent } = await import('undici');
   let dispatcher: Agent | undefined;
-  const controller = new AbortController();
-  let expired = false;
-  const timer = setTimeout(() => {
-    expired = true;
-    controller.abort();
-  }, opts.timeoutMs);
   try {
     if (opts.ca !== undefined) {
       let ca: Buffer;
@@ -56,57 +52,44 @@ export async function retrieveCpr(url: string, opts: RetrieveOptions): Promise<U
       }
       dispatcher = new Agent({ connect: { ca } });
     }
-    let res: Awaited<ReturnType<typeof request>>;
+    let res: CappedResponse;
     try {
-      res = await request(url, {
+      res = await cappedRequest(url, {
         method: 'GET',
         headers: { accept: 'application/json' },
-        signal: controller.signal,
-        headersTimeout: opts.timeoutMs,
-        bodyTimeout: opts.timeoutMs,
+        timeoutMs: opts.timeoutMs,
+        maxBytes: opts.maxBytes,
+        // a redirect is refused unread
+        readBody: (status) => status < 300 || status >= 400,
         ...(dispatcher ? { dispatcher } : {}),
       });
     } catch (err) {
-      const e = err as Error & { code?: string; cause?: { code?: string; message?: string } };
-      if (expired || e.code === 'UND_ERR_HEADERS_TIMEOUT') throw timedOut(url, opts.timeoutMs, 'answer');
-      const detail = e.cause?.message ?? e.message;
-      const hint = /certificate|self.signed|issuer/i.test(detail)
-        ? '; pass the CA that signed its certificate with --ca FILE'
-        : '';
-      throw new CprcError('CPRC_TARGET_UNREACHABLE', `cannot retrieve ${url}: ${detail}${hint}`);
+      if (!(err instanceof CappedRequestError)) throw err;
+      if (err.reason === 'too-large') throw tooLarge(`the response of ${url}`, opts.maxBytes);
+      const e = err.cause as Error & { code?: string; cause?: { code?: string; message?: string } };
+      if (err.phase === 'head') {
+        if (err.timedOut || e.code === 'UND_ERR_HEADERS_TIMEOUT')
+          throw timedOut(url, opts.timeoutMs, 'answer');
+        const detail = e.cause?.message ?? e.message;
+        const hint = /certificate|self.signed|issuer/i.test(detail)
+          ? '; pass the CA that signed its certificate with --ca FILE'
+          : '';
+        throw new CprcError('CPRC_TARGET_UNREACHABLE', `cannot retrieve ${url}: ${detail}${hint}`);
+      }
+      if (err.timedOut || e.code === 'UND_ERR_BODY_TIMEOUT')
+        throw timedOut(url, opts.timeoutMs, 'send its whole answer');
+      throw new CprcError('CPRC_TARGET_UNREACHABLE', `the answer of ${url} broke off: ${e.message}`);
     }
-    // an abandoned body may still emit an error: it must never go unhandled
-    res.body.on('error', () => undefined);
-    if (res.statusCode >= 300 && res.statusCode < 400) {
-      res.body.destroy();
+    if (res.status >= 300 && res.status < 400) {
       const location = res.headers.location;
       const to = typeof location === 'string' ? ` to ${location}` : '';
       throw new CprcError(
         'CPRC_IO',
-        `redirect refused: ${url} answered ${res.statusCode}${to}; a cpr is retrieved from its endpoint itself, never through a redirect`,
+        `redirect refused: ${url} answered ${res.status}${to}; a cpr is retrieved from its endpoint itself, never through a redirect`,
       );
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    try {
-      for await (const chunk of res.body) {
-        const buf = chunk as Buffer;
-        size += buf.length;
-        if (size > opts.maxBytes) {
-          res.body.destroy();
-          throw tooLarge(`the response of ${url}`, opts.maxBytes);
-        }
-        chunks.push(buf);
-      }
-    } catch (err) {
-      if (err instanceof CprcError) throw err;
-      const e = err as Error & { code?: string };
-      if (expired || e.code === 'UND_ERR_BODY_TIMEOUT')
-        throw timedOut(url, opts.timeoutMs, 'send its whole answer');
-      throw new CprcError('CPRC_TARGET_UNREACHABLE', `the answer of ${url} broke off: ${e.message}`);
-    }
-    const body = Buffer.concat(chunks, size);
-    if (res.statusCode !== 200) {
+    const body = res.body;
+    if (res.status !== 200) {
       let code = '';
       try {
         const parsed = JSON.parse(body.toString('utf8')) as { error?: { code?: unknown } };
@@ -115,14 +98,13 @@ export async function retrieveCpr(url: string, opts: RetrieveOptions): Promise<U
         // not a JSON error body
       }
       const hint =
-        res.statusCode === 410 || res.statusCode === 404
+        res.status === 410 || res.status === 404
           ? '; a reference token works once: ask the payee for a new uri'
           : '; the payee did not serve the cpr';
-      throw new CprcError('CPRC_IO', `${url} answered ${res.statusCode}${code}${hint}`);
+      throw new CprcError('CPRC_IO', `${url} answered ${res.status}${code}${hint}`);
     }
     return body;
   } finally {
-    clearTimeout(timer);
     await dispatcher?.close().catch(() => undefined);
   }
 }

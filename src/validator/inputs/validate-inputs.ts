@@ -9,10 +9,9 @@
 import { extname } from 'node:path';
 import type { Readable } from 'node:stream';
 import { isCprcError } from '../../errors.js';
-import type { Finding } from '../../model/finding.js';
+import { type Finding, finding } from '../../model/finding.js';
 import { decodeJsonBytes, parseJsonText } from '../json-text.js';
 import type { ValidateCprOptions, ValidationMode } from '../types.js';
-import { finding } from '../util.js';
 import { validateCpr } from '../validate-cpr.js';
 import { expandInput, type Source } from './expand.js';
 import { retrieveCpr } from './fetch.js';

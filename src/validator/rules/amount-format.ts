@@ -1,5 +1,6 @@
+import { finding } from '../../model/finding.js';
 import type { Rule } from '../types.js';
-import { describe, finding, member } from '../util.js';
+import { describe, member } from '../util.js';
 
 /** The amount is in the asset's smallest unit: an integer, never a fraction or negative (spec 2.3). */
 const REQ_UNIT = 'CPR-2.3-AMOUNT-SMALLEST-UNIT';

@@ -1,6 +1,7 @@
 import { codes as currencyCodes } from 'currency-codes';
+import { finding } from '../../model/finding.js';
 import type { Rule } from '../types.js';
-import { finding, member } from '../util.js';
+import { member } from '../util.js';
 
 /** The ISO 4217 codes of `currency-codes`, as a set (looked up once per document). */
 const ISO4217: ReadonlySet<string> = new Set(currencyCodes());

@@ -1,6 +1,7 @@
 import { isValidBIC } from 'ibantools';
-import type { Finding, Rule } from '../types.js';
-import { finding, member, pointer } from '../util.js';
+import { type Finding, finding } from '../../model/finding.js';
+import type { Rule } from '../types.js';
+import { member, pointer } from '../util.js';
 
 /** ibantools' verdicts on recent BICs (a document carries its BIC twice; bounded). */
 const verdicts = new Map<string, boolean>();

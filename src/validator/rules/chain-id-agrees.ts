@@ -1,6 +1,7 @@
+import { finding } from '../../model/finding.js';
 import { appliedSubInterface } from '../subinterface.js';
 import type { Rule } from '../types.js';
-import { describe, finding, member } from '../util.js';
+import { describe, member } from '../util.js';
 
 /** Every chain identifier of an on-chain CPR names the same chain (profile section 2). */
 const REQ = 'PRF-2-CHAIN-ID-AGREES';

@@ -1,5 +1,6 @@
+import { finding } from '../../model/finding.js';
 import type { Rule } from '../types.js';
-import { finding, member } from '../util.js';
+import { member } from '../util.js';
 
 /** Requirement this rule reports. */
 const REQ = 'CPR-2.3-CHAIN-ID-REQUIRED';

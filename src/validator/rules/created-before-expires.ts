@@ -1,8 +1,10 @@
 // Also checks CPR-1-VALIDITY-WINDOW (spec 1 rule 3): the window from created_at to expires_at is
 // a real window.
+
+import { finding } from '../../model/finding.js';
 import { parseRfc3339 } from '../rfc3339.js';
 import type { Rule } from '../types.js';
-import { finding, member } from '../util.js';
+import { member } from '../util.js';
 
 /** Requirement this rule reports. */
 const REQ = 'PRF-2-CREATED-BEFORE-EXPIRES';

@@ -1,7 +1,8 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import type { Finding, Rule } from '../types.js';
-import { finding, member, pointer } from '../util.js';
+import { type Finding, finding } from '../../model/finding.js';
+import type { Rule } from '../types.js';
+import { member, pointer } from '../util.js';
 
 /** Requirement for the recipient address. */
 const REQ_RECEIVER = 'CPR-2.5-RECEIVER-ADDRESS';

@@ -1,7 +1,9 @@
 // Also checks CPR-8-REQUEST-VALIDITY (section 8: validity is bounded by expires_at, which is required).
+
+import { finding } from '../../model/finding.js';
 import { parseRfc3339 } from '../rfc3339.js';
 import type { Rule } from '../types.js';
-import { finding, member } from '../util.js';
+import { member } from '../util.js';
 
 /** Wallet mode: an expired request is rejected (spec 7 rule 2, 4.4 step 1, invariant 2). */
 const REQ_WALLET = 'CPR-7-EXPIRED-REJECTED';

@@ -1,5 +1,7 @@
-import type { Finding, Rule } from '../types.js';
-import { finding, isObject, member, pointer } from '../util.js';
+import { type Finding, finding } from '../../model/finding.js';
+import { isObject } from '../../model/util.js';
+import type { Rule } from '../types.js';
+import { member, pointer } from '../util.js';
 
 /** Requirement this rule reports (CPR-1.0 9 rule 5, read as in ambiguity AMB-29). */
 const REQ = 'CPR-9-REVERSE-DOMAIN-PREFIX';

@@ -1,6 +1,7 @@
 import { ValidationErrorsIBAN, validateIBAN } from 'ibantools';
-import type { Finding, Rule } from '../types.js';
-import { finding, member, pointer } from '../util.js';
+import { type Finding, finding } from '../../model/finding.js';
+import type { Rule } from '../types.js';
+import { member, pointer } from '../util.js';
 
 /** Requirement this rule reports. */
 const REQ = 'CPR-2.6-IBAN-VALID';

@@ -1,7 +1,9 @@
 // Also checks CPR-8-MEMO-LENGTH (the section 8 limit) and PRF-2-LENGTH-CODE-POINTS (counted in
 // Unicode code points).
+
+import { finding } from '../../model/finding.js';
 import type { Rule } from '../types.js';
-import { codePointLength, finding, member } from '../util.js';
+import { codePointLength, member } from '../util.js';
 
 /** Requirement this rule reports. */
 const REQ = 'CPR-2.1-MEMO-LENGTH';

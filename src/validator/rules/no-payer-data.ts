@@ -3,8 +3,11 @@
 // confirmation), CPR-3-CONSUMED-NOT-A-FIELD (3 rule 4: consumed/expired is no field of the CPR) and
 // CPR-2.9-CONTEXT-NOT-IN-CPR (2.9: the DerivationContext's payer, authorization and execution
 // context are never inside the CPR).
-import type { Finding, Rule } from '../types.js';
-import { finding, pointer } from '../util.js';
+
+import { ALL_FIELDS, SUB_INTERFACE_NAMES } from '../../model/cpr.js';
+import { type Finding, finding } from '../../model/finding.js';
+import type { Rule } from '../types.js';
+import { pointer } from '../util.js';
 
 /** A member identifies, references or assumes a payer (invariant 1, spec 1 rule 2). */
 const REQ_PAYER = 'CPR-INV-1-NO-PAYER-DATA';
@@ -250,25 +253,8 @@ const CPR_NAMES: ReadonlySet<string> = new Set([
   'asset',
   'type',
   'code',
-  'chain_id',
-  'receiver_address',
-  'domain_separator',
-  'order_reference',
-  'acquirer_id',
-  'contract_address',
-  'iban',
-  'bic',
-  'beneficiary_name',
-  'remittance_info',
-  'end_to_end_id',
-  'purpose_code',
-  'account_number',
-  'routing_code',
-  'routing_code_type',
-  'bank_name',
-  'key_type',
-  'key_value',
-  'txid',
+  // every sub-interface's fields, from the one CPR vocabulary (src/model/cpr.ts)
+  ...SUB_INTERFACE_NAMES.flatMap((s) => ALL_FIELDS[s]),
 ]);
 
 function classifyKey(key: string, topLevel: boolean): Verdict {

@@ -1,6 +1,7 @@
+import { type Finding, finding } from '../../model/finding.js';
 import { appliedSubInterface } from '../subinterface.js';
-import type { Finding, Rule } from '../types.js';
-import { describe, finding, member } from '../util.js';
+import type { Rule } from '../types.js';
+import { describe, member } from '../util.js';
 
 /** The 16-byte forms of profile section 2: canonical UUID, 32 hex digits, or `0x` + 32 hex digits. */
 const BYTES_16 =

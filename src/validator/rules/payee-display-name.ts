@@ -1,5 +1,7 @@
-import type { Finding, Rule } from '../types.js';
-import { finding, isObject, member } from '../util.js';
+import { type Finding, finding } from '../../model/finding.js';
+import { isObject } from '../../model/util.js';
+import type { Rule } from '../types.js';
+import { member } from '../util.js';
 
 /** Requirement of a missing display_name (CPR-1.0 2.2, read as in ambiguity AMB-1). */
 const REQ_PRESENT = 'CPR-2.2-OPTIONAL-FIELD-PRESENT';

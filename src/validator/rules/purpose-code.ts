@@ -1,7 +1,8 @@
+import { finding } from '../../model/finding.js';
 import { ISO20022_PURPOSE_CODES } from '../data/iso20022-purpose-codes.js';
 import { appliedSubInterface } from '../subinterface.js';
 import type { Rule } from '../types.js';
-import { describe, finding, member } from '../util.js';
+import { describe, member } from '../util.js';
 
 /** Requirement this rule reports. */
 const REQ = 'CPR-2.6-PURPOSE-CODE';

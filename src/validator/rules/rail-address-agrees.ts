@@ -1,6 +1,9 @@
-import { ADDRESS_FIELDS, appliedSubInterface, type SubInterface } from '../subinterface.js';
-import type { Finding, Rule } from '../types.js';
-import { describe, finding, isObject, member } from '../util.js';
+import { ADDRESS_FIELDS, type SubInterface } from '../../model/cpr.js';
+import { type Finding, finding } from '../../model/finding.js';
+import { isObject } from '../../model/util.js';
+import { appliedSubInterface } from '../subinterface.js';
+import type { Rule } from '../types.js';
+import { describe, member } from '../util.js';
 
 /** rail_address must carry the rail's address (spec 2.2). */
 const REQ_CARRIES = 'CPR-2.2-RAIL-ADDRESS';

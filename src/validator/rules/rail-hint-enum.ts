@@ -1,6 +1,7 @@
-import { RAIL_HINTS } from '../subinterface.js';
+import { RAIL_HINTS } from '../../model/cpr.js';
+import { finding } from '../../model/finding.js';
 import type { Rule } from '../types.js';
-import { describe, finding, member } from '../util.js';
+import { describe, member } from '../util.js';
 
 /** Requirement this rule reports. */
 const REQ = 'CPR-2.4-RAIL-HINT-ENUM';

@@ -1,8 +1,10 @@
 // Also checks CPR-8-REMITTANCE-LENGTH (the section 8 limit) and PRF-2-LENGTH-CODE-POINTS (counted
 // in Unicode code points).
+
+import { finding } from '../../model/finding.js';
 import { appliedSubInterface } from '../subinterface.js';
 import type { Rule } from '../types.js';
-import { codePointLength, finding, member } from '../util.js';
+import { codePointLength, member } from '../util.js';
 
 /** IBAN sub-interface limit (spec 2.6). */
 const REQ_IBAN = 'CPR-2.6-REMITTANCE-LENGTH';

@@ -1,5 +1,6 @@
+import { finding } from '../../model/finding.js';
 import type { Rule } from '../types.js';
-import { describe, finding, member } from '../util.js';
+import { describe, member } from '../util.js';
 
 /** Identifiers are UUIDs (profile section 1). */
 const REQ_UUID = 'PRF-1-IDENTIFIER-UUID';

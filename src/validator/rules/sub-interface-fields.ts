@@ -1,14 +1,11 @@
 // Also checks CPR-2.4-SUB-INTERFACE-BY-HINT (rail_hint selects the sub-interface, through
 // selectSubInterface) and CPR-2.4-SUB-INTERFACE-TOP-LEVEL (its fields are read at the top level).
-import {
-  FIELDS_REQUIREMENT,
-  isComplete,
-  REQUIRED_FIELDS,
-  type SubInterface,
-  selectSubInterface,
-} from '../subinterface.js';
-import type { Finding, Rule } from '../types.js';
-import { describe, finding, member } from '../util.js';
+
+import { FIELDS_REQUIREMENT, REQUIRED_FIELDS, type SubInterface } from '../../model/cpr.js';
+import { type Finding, finding } from '../../model/finding.js';
+import { isComplete, selectSubInterface } from '../subinterface.js';
+import type { Rule } from '../types.js';
+import { describe, member } from '../util.js';
 
 /** OPEN / no rail_hint: zero or two complete sub-interfaces (profile section 2). */
 const REQ_EXACTLY_ONE = 'PRF-2-EXACTLY-ONE-SUB-INTERFACE';

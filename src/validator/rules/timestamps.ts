@@ -1,7 +1,9 @@
 // Also checks PRF-2-TIMESTAMPS-Z (profile section 2 restates section 1: RFC 3339 with Z).
+
+import { type Finding, finding } from '../../model/finding.js';
 import { parseRfc3339 } from '../rfc3339.js';
-import type { Finding, Rule } from '../types.js';
-import { describe, finding, member } from '../util.js';
+import type { Rule } from '../types.js';
+import { describe, member } from '../util.js';
 
 /** Requirement: timestamps are ISO 8601 in UTC (spec). */
 const REQ_UTC = 'CPR-2.1-TIMESTAMPS-UTC';

@@ -1,6 +1,7 @@
+import { finding } from '../../model/finding.js';
 import { parseRfc3339 } from '../rfc3339.js';
 import type { Rule } from '../types.js';
-import { finding, member } from '../util.js';
+import { member } from '../util.js';
 
 /** Requirement this rule reports. */
 const REQ = 'PRF-2-VALIDITY-CEILING';

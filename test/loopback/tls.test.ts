@@ -12,7 +12,7 @@ import {
   issueServerCertificate,
   type LoopbackPki,
   writeCaFile,
-} from '../../src/reference/tls.js';
+} from '../../src/loopback/tls.js';
 
 describe('loopback TLS (spec 5 rules 4-5: TLS only)', () => {
   let pki: LoopbackPki;
