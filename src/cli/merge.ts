@@ -1,5 +1,6 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { loadSigningKey, signResults } from './bundle.js';
 
 /**
  * Registers `cprc merge <results.json...> --reports DIR`: joins the parts of a sharded run
@@ -7,7 +8,8 @@ import type { Command } from 'commander';
  * results.json, summary.md and report.html as one run would have. Refuses (exit 2) parts of
  * different suite versions, seeds, runs, levels, targets or configurations (digest without
  * secrets), a missing shard, a shard given twice and a check in two parts. Exit 0 when the merged
- * verdict passes, 1 when it fails.
+ * verdict passes, 1 when it fails. `--sign KEY` signs the merged results.json into results.bundle,
+ * as `cprc run --sign` does for a whole run.
  *
  * @example
  * ```sh
@@ -20,7 +22,10 @@ export function registerMerge(program: Command): void {
     .description('merge the results.json of every shard of a run into the four reports of one run')
     .argument('<results...>', 'results.json of each shard (cprc run --shard INDEX/TOTAL)')
     .requiredOption('--reports <dir>', 'folder to write the merged reports into')
-    .action(async (paths: string[], opts: { reports: string }) => {
+    .option('--sign <key>', 'sign the merged results.json into results.bundle with this Ed25519 private key')
+    .action(async (paths: string[], opts: { reports: string; sign?: string }) => {
+      // the key is read first, so a wrong path fails before anything is written
+      const key = opts.sign ? await loadSigningKey(opts.sign) : undefined;
       const { readResults } = await import('../results/read.js');
       const { mergeShards } = await import('../results/merge.js');
       const { rerenderReports } = await import('../results/rerender.js');
@@ -33,6 +38,12 @@ export function registerMerge(program: Command): void {
           `${c.error} errors (of ${c.total})\nSPEC conformance:    ${written.verdicts.spec.summary}\n` +
           `PROFILE conformance: ${written.verdicts.profile.summary}\nreports in ${dir}\n`,
       );
+      if (key) {
+        const bundle = await signResults(join(dir, 'results.json'), join(dir, 'results.bundle'), key);
+        process.stdout.write(
+          `signed: ${bundle} (check it with "cprc verify ${bundle} --key <public key>")\n`,
+        );
+      }
       process.exitCode = written.verdict === 'pass' ? 0 : 1;
     });
 }

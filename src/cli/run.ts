@@ -26,6 +26,7 @@ interface RunCliOptions {
   failOnSkip?: boolean;
   baseline?: string;
   shard?: { index: number; total: number };
+  shardTimings?: string;
   lastFailed?: string;
 }
 
@@ -113,6 +114,10 @@ export function registerRun(program: Command): void {
       shardArg,
     )
     .option(
+      '--shard-timings <results>',
+      'balance the shards by the durations this results.json recorded (an earlier whole run; give the same file to every shard)',
+    )
+    .option(
       '--last-failed <results>',
       'run only the checks that failed or errored in this results.json (its seed and runs unless --seed/--runs are given)',
     )
@@ -134,6 +139,17 @@ async function runCommand(opts: RunCliOptions, runsGiven = false): Promise<numbe
       'CPRC_USAGE',
       'cprc run --shard needs --seed N: every shard must use the same seed (e.g. the CI run number), or "cprc merge" refuses the parts',
     );
+  }
+  if (opts.shardTimings && !opts.shard) {
+    throw new CprcError('CPRC_USAGE', 'cprc run --shard-timings goes with --shard INDEX/TOTAL');
+  }
+  let shardTimings: Record<string, number> | undefined;
+  if (opts.shardTimings) {
+    const { readResults } = await import('../results/read.js');
+    shardTimings = {};
+    for (const t of readResults(opts.shardTimings).doc.tests) {
+      if (typeof t.duration_ms === 'number') shardTimings[t.id] = (shardTimings[t.id] ?? 0) + t.duration_ms;
+    }
   }
   // --last-failed: the checks that failed or errored in a previous run, with its seed and runs
   let only: { checks: string[]; source: string } | undefined;
@@ -203,6 +219,7 @@ async function runCommand(opts: RunCliOptions, runsGiven = false): Promise<numbe
       ...(opts.target ? { targets: opts.target } : previous ? { targets: previous.targets } : {}),
       reportsDir,
       ...(opts.shard ? { shard: opts.shard } : {}),
+      ...(shardTimings ? { shardTimings } : {}),
       ...(only ? { only } : {}),
       ...(opts.reference ? { reference: true } : {}),
       ...(opts.grep ? { grep: opts.grep } : {}),

@@ -74,6 +74,33 @@ export const ALL_FIELDS: Readonly<Record<SubInterface, readonly string[]>> = {
   'instant-key': ['key_type', 'key_value', 'beneficiary_name', 'txid'],
 };
 
+/**
+ * Member names of the CPR outside the sub-interfaces, by where they sit: the base document (spec
+ * 2.1), the payee descriptor (2.2), the requested value (2.3) and its asset descriptor.
+ */
+export const BASE_FIELDS = [
+  'cpr_version',
+  'request_id',
+  'created_at',
+  'expires_at',
+  'payee',
+  'value',
+  'memo',
+  'rail_hint',
+  'extensions',
+] as const;
+/** Members of the payee descriptor (spec 2.2). */
+export const PAYEE_FIELDS = ['display_name', 'rail_address'] as const;
+/** Members of the requested value (spec 2.3). */
+export const VALUE_FIELDS = ['amount', 'asset'] as const;
+/** Members of the asset descriptor (spec 2.3). */
+export const ASSET_FIELDS = ['type', 'code'] as const;
+
+/** Every sub-interface field name (spec 2.5-2.8), each once, in spec order. */
+export const SUB_INTERFACE_FIELD_NAMES: readonly string[] = [
+  ...new Set(SUB_INTERFACE_NAMES.flatMap((s) => ALL_FIELDS[s])),
+];
+
 /** Address fields `payee.rail_address` carries for each sub-interface (CPR-1.0 2.2, 2.5, 2.6, 2.8). */
 export const ADDRESS_FIELDS: Readonly<Record<SubInterface, readonly string[]>> = {
   onchain: ['receiver_address', 'chain_id'],

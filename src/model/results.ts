@@ -1,8 +1,8 @@
 /**
  * The results model: what a run produces, shared by the runner (parent and mocha child), the
  * suite library, the drivers (exchanges) and the reporters. Every type is the one generated from
- * `schemas/tool/results.schema.json`; the NDJSON event stream `events.ndjson` (in a private
- * temporary folder of the run, removed once the reports are written)
+ * `schemas/tool/results.schema.json`; the NDJSON event stream `events.ndjson` (in a temporary
+ * folder `<reportsDir>/.cprc-events-*`, removed once the reports are written)
  * is made of {@link RunEvent}s.
  *
  * @packageDocumentation

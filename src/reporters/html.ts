@@ -9,6 +9,7 @@ import type { Requirement } from '../catalog/index.js';
 import type { Exchange, TestResult } from '../model/results.js';
 import type { ReportModel } from './model.js';
 import { commandLine, curlCommand, stdioCommand } from './reproduce.js';
+import { partOfRun } from './summary.js';
 import type { RequirementVerdict } from './types.js';
 
 /**
@@ -291,6 +292,8 @@ export function renderHtml(model: ReportModel): string {
         `Only the ${doc.counts.total} tests that finished are reported; the verdict is FAIL until a full run completes.</div>`,
     );
   }
+  const part = partOfRun(doc);
+  if (part) out.push(`<div class="banner incomplete">${e(part)}</div>`);
   const urls = Object.entries(doc.target_urls)
     .map(([target, endpoints]) =>
       Object.entries(endpoints ?? {})
@@ -350,7 +353,7 @@ export function renderHtml(model: ReportModel): string {
   const states = ['failed', 'error', 'warning', 'passed', 'skipped', 'untested'];
   out.push(
     '<h2 id="requirements">Requirements</h2>',
-    '<p>Verdict of every requirement of the catalog: failed if any of its tests failed; error if one errored; warning if one warned; ' +
+    '<p>Verdict of every requirement of the targets run (those of other targets are listed, collapsed, at the end): failed if any of its tests failed; error if one errored; warning if one warned; ' +
       'passed when at least one test passed and none failed, errored or warned; skipped when all its tests were skipped; untested when no test names it. ' +
       'SPEC: the specification states it; PROFILE: a choice of the test profile.</p>',
     `<p class="filters">Show: ${states

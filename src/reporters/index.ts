@@ -1,6 +1,6 @@
 /**
  * The reports of a run: junit.xml, results.json, summary.md and report.html, all written from
- * the same recorded events (`<reportsDir>/.raw/events.ndjson`), each atomically.
+ * the same recorded events (the runner's event stream), each atomically.
  *
  * @packageDocumentation
  */
@@ -17,8 +17,8 @@ import type { ConformanceResults, Counts } from './types.js';
 
 export { REDACTED, redactConfig, redactHeaders, scrubSecrets } from '../secrets/index.js';
 export { writeFileAtomic } from './atomic.js';
-export { escapeHtml, renderHtml } from './html.js';
-export { renderJunit } from './junit.js';
+export { checkAnchors, escapeHtml, renderHtml, reqAnchor } from './html.js';
+export { junitClassname, junitName, renderJunit } from './junit.js';
 export {
   applyBaseline,
   buildModel,
@@ -32,7 +32,7 @@ export {
 export { commandLine, curlCommand, shellQuote, stdioCommand } from './reproduce.js';
 export { renderResults } from './results.js';
 export { jsonSafe, terminalLine, visibleDeep, visibleEscape, visibleText, xmlSafe } from './safe-text.js';
-export { mdText, renderSummary, SUMMARY_MAX_BYTES, type SummaryOptions } from './summary.js';
+export { mdText, partOfRun, renderSummary, SUMMARY_MAX_BYTES, type SummaryOptions } from './summary.js';
 export type * from './types.js';
 
 /** What {@link writeReports} wrote. */

@@ -54,6 +54,31 @@ function truncate(text: string, maxBytes: number): string {
 }
 
 /**
+ * What part of a run these results are, for a reader: one shard (`--shard`), or a selection of
+ * checks (`--last-failed`, `cprc replay`); `undefined` for a whole run.
+ * @example
+ * ```ts
+ * partOfRun({ shard: { index: 1, total: 4, ... } }); // 'Shard 1/4 of a run: ...'
+ * ```
+ */
+export function partOfRun(doc: Pick<ReportModel['doc'], 'shard' | 'selection'>): string | undefined {
+  const parts: string[] = [];
+  if (doc.shard) {
+    parts.push(
+      `Shard ${doc.shard.index}/${doc.shard.total} of a run (${doc.shard.checks} checks, balanced by ${doc.shard.balanced_by}): ` +
+        'its verdicts cover this slice only; join every shard with "cprc merge".',
+    );
+  }
+  if (doc.selection) {
+    parts.push(
+      `Only ${doc.selection.checks.length} selected checks ran (${doc.selection.source})` +
+        `${doc.selection.missing && doc.selection.missing.length > 0 ? `; not in this suite: ${doc.selection.missing.join(', ')}` : ''}.`,
+    );
+  }
+  return parts.length > 0 ? parts.join(' ') : undefined;
+}
+
+/**
  * Renders summary.md. Sections: an "incomplete" banner when the run was interrupted, the verdict
  * line, the counts table, failed MUST requirements (with the first failing test's reason),
  * other failed requirements, errors, warnings, skipped tests grouped by reason, requirements
@@ -82,6 +107,8 @@ export function renderSummary(model: ReportModel, options: SummaryOptions = {}):
       '',
     );
   }
+  const part = partOfRun(doc);
+  if (part) out.push(`> [!NOTE]`, `> ${mdText(part)}`, '');
   out.push(
     `cpr-conformance ${mdText(doc.suite_version)} · targets: ${doc.targets.join(', ') || '(none)'} · ` +
       `started ${mdText(doc.started_at)}${doc.finished_at ? ` · finished ${mdText(doc.finished_at)}` : ''}`,

@@ -3,7 +3,7 @@
  * process): reads its options from the JSON file named by `CPRC_CHILD_OPTIONS`, builds the
  * drivers, installs the run context, runs the compiled suites of the selected targets with
  * mocha (only a shard or a selection of it when asked: `plan.ts`), appends one NDJSON event per
- * finished test to `<eventsDir>/events.ndjson` (a private temporary folder of the run) and
+ * finished test to `<eventsDir>/events.ndjson` (a temporary folder of the run in the reports folder) and
  * hands progress lines to the caller as tests finish.
  * @packageDocumentation
  */
@@ -178,12 +178,13 @@ export async function runChildProcess(io: ChildIo): Promise<number> {
     const plan: ChildPlan = {};
     if (opts.shard) {
       positionOf = positions(mocha.suite);
-      const shard = applyShard(mocha.suite, opts.suitesRoot, opts.shard);
+      const shard = applyShard(mocha.suite, opts.suitesRoot, opts.shard, opts.shardTimings);
       plan.shard = {
         ...opts.shard,
         plan_digest: shard.planDigest,
         units: shard.kept,
         checks: shard.checks,
+        balanced_by: opts.shardTimings ? 'timings' : 'checks',
       };
     }
     if (opts.only) plan.missing = selectChecks(mocha.suite, opts.suitesRoot, opts.only).missing;

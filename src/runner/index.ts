@@ -14,13 +14,27 @@ export {
 } from './config.js';
 export { getRunContext, hasRunContext, type RunContext } from './context.js';
 export { listSuiteFiles } from './files.js';
+export {
+  applyShard,
+  assignShards,
+  checkIdOf,
+  type PlanUnit,
+  planDigest,
+  planUnits,
+  type ShardPlan,
+  type ShardSpec,
+  selectChecks,
+  timingWeight,
+} from './plan.js';
 export { type PreflightProbe, preflight, preflightProbes } from './preflight.js';
 export { idsFromTitle, progressLine, testId } from './reporter.js';
 export {
+  configDigest,
   DEFAULT_GRACE_MS,
   DEFAULT_MAX_DURATION_MS,
   DEFAULT_RUNS,
   DEFAULT_TEST_TIMEOUT_MS,
+  failedCheckIds,
   type RunSuitesOptions,
   type RunSuitesResult,
   readEvents,

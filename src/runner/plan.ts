@@ -7,7 +7,8 @@
  *
  * Sharding keeps each unit whole: a top-level `describe` block of a file with everything inside
  * it (nested blocks, hooks, races, properties), or the checks a file registers outside any
- * `describe`. Units are weighed by their number of checks and dealt, heaviest first, to the
+ * `describe`. Units are weighed by their number of checks (or, given the durations an earlier run
+ * recorded, by their time: `--shard-timings`) and dealt, heaviest first, to the
  * lightest shard (ties: the lower shard index; equal weights: the unit key), so every shard of
  * the same suites and configuration computes the same plan, whatever the file order.
  * @packageDocumentation
@@ -58,7 +59,11 @@ function fileOf(runnable: { file?: string; parent?: Mocha.Suite }, suitesRoot: s
  * The units of the loaded tree in run order (mocha runs a suite's own tests before its child
  * suites): each file's loose checks, then each top-level describe block.
  */
-export function planUnits(root: Mocha.Suite, suitesRoot: string): Omit<PlanUnit, 'shard'>[] {
+export function planUnits(
+  root: Mocha.Suite,
+  suitesRoot: string,
+  weightOf: (test: Mocha.Test) => number = () => 1,
+): Omit<PlanUnit, 'shard'>[] {
   const units: Omit<PlanUnit, 'shard'>[] = [];
   const seen = new Map<string, number>();
   const keyOf = (base: string): string => {
@@ -71,9 +76,16 @@ export function planUnits(root: Mocha.Suite, suitesRoot: string): Omit<PlanUnit,
     const file = fileOf(test, suitesRoot);
     loose.set(file, [...(loose.get(file) ?? []), test]);
   }
-  for (const [file, tests] of loose) units.push({ key: keyOf(`${file}::`), weight: tests.length, tests });
+  const weigh = (tests: Iterable<Mocha.Test>): number => {
+    let w = 0;
+    for (const t of tests) w += weightOf(t);
+    return w;
+  };
+  for (const [file, tests] of loose) units.push({ key: keyOf(`${file}::`), weight: weigh(tests), tests });
   for (const suite of root.suites) {
-    units.push({ key: keyOf(`${fileOf(suite, suitesRoot)}::${suite.title}`), weight: suite.total(), suite });
+    const tests: Mocha.Test[] = [];
+    eachTest(suite, (t) => tests.push(t));
+    units.push({ key: keyOf(`${fileOf(suite, suitesRoot)}::${suite.title}`), weight: weigh(tests), suite });
   }
   return units;
 }
@@ -117,8 +129,13 @@ export function planDigest(
 /**
  * Keeps in `root` only the units of shard `spec.index` (mutates the loaded tree before mocha runs).
  */
-export function applyShard(root: Mocha.Suite, suitesRoot: string, spec: ShardSpec): ShardPlan {
-  const units = assignShards(planUnits(root, suitesRoot), spec.total);
+export function applyShard(
+  root: Mocha.Suite,
+  suitesRoot: string,
+  spec: ShardSpec,
+  timings?: Readonly<Record<string, number>>,
+): ShardPlan {
+  const units = assignShards(planUnits(root, suitesRoot, timingWeight(timings, suitesRoot)), spec.total);
   const mine = units.filter((u) => u.shard === spec.index);
   const keptSuites = new Set(mine.flatMap((u) => (u.suite ? [u.suite] : [])));
   const keptTests = new Set(mine.flatMap((u) => u.tests ?? []));
@@ -128,8 +145,26 @@ export function applyShard(root: Mocha.Suite, suitesRoot: string, spec: ShardSpe
     units,
     planDigest: planDigest(units, spec.total),
     kept: mine.map((u) => u.key),
-    checks: mine.reduce((n, u) => n + u.weight, 0),
+    checks: mine.reduce((n, u) => n + (u.suite ? u.suite.total() : (u.tests?.length ?? 0)), 0),
   };
+}
+
+/**
+ * The weight of a test: 1 without timings; with recorded durations (ms, by check id, from an
+ * earlier run's results.json: `--shard-timings`), its duration rounded up to 10 ms, at least 10;
+ * a check the timings do not name weighs the median of those they do.
+ */
+export function timingWeight(
+  timings: Readonly<Record<string, number>> | undefined,
+  suitesRoot: string,
+): (test: Mocha.Test) => number {
+  if (!timings) return () => 1;
+  const values = Object.values(timings)
+    .filter((v) => Number.isFinite(v) && v >= 0)
+    .sort((a, b) => a - b);
+  const median = values[Math.floor(values.length / 2)] ?? 0;
+  const round = (ms: number): number => Math.max(10, Math.ceil(ms / 10) * 10);
+  return (test) => round(timings[checkIdOf(test, suitesRoot)] ?? median);
 }
 
 /** Visits every test of `suite` in run order (its own tests, then its child suites). */

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomInt } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { loadCoverage } from '../catalog/coverage.js';
@@ -37,6 +36,8 @@ export interface RunSuitesOptions {
   reportsDir: string;
   /** Run only this slice (`--shard INDEX/TOTAL`): whole top-level describe blocks, dealt by weight (`plan.ts`). */
   shard?: { index: number; total: number };
+  /** Durations (ms) by check id that weigh the shard plan instead of the number of checks (`--shard-timings`). */
+  shardTimings?: Record<string, number>;
   /** Run only the checks with these ids (`--last-failed`, `cprc replay`), and where the list came from. */
   only?: { checks: string[]; source: string };
   /** The configuration is the reference stack's (`--reference`): its digest names the stack, not its ephemeral ports and paths. */
@@ -175,10 +176,19 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
     throw err;
   }
 
-  // The event stream is the runner's working state, not a report: a private temporary folder,
-  // removed once the reports are written (kept, and named, only when they could not be).
-  mkdirSync(reportsDir, { recursive: true });
-  const rawDir = mkdtempSync(join(tmpdir(), 'cprc-events-'));
+  // The event stream is the runner's working state, not a report: a hidden temporary folder of
+  // the reports folder (same file system, cleaned with it), removed once the reports are written;
+  // kept, and named, only when they could not be, or when the runner itself was killed.
+  let rawDir: string;
+  try {
+    mkdirSync(reportsDir, { recursive: true });
+    rawDir = mkdtempSync(join(reportsDir, '.cprc-events-'));
+  } catch (err) {
+    throw new CprcError(
+      'CPRC_IO',
+      `cannot write into the reports folder ${reportsDir} (${(err as NodeJS.ErrnoException).code ?? String(err)}); check that it is writable or give another --reports`,
+    );
+  }
   const eventsFile = join(rawDir, 'events.ndjson');
   writeFileSync(eventsFile, '');
   const childOptions: ChildOptions = {
@@ -191,6 +201,7 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
     runs,
     bail: options.bail ?? false,
     ...(options.shard ? { shard: options.shard } : {}),
+    ...(options.shard && options.shardTimings ? { shardTimings: options.shardTimings } : {}),
     ...(options.only ? { only: options.only.checks } : {}),
     timeoutMs,
     level,

@@ -21,13 +21,15 @@ export interface ChildOptions {
   /** Absolute path of the reports folder (suites may put artefacts there). */
   reportsDir: string;
   /**
-   * Private temporary folder of the run (outside the reports): the child appends the event stream
+   * Private temporary folder of the run (`<reportsDir>/.cprc-events-XXXXXX`): the child appends the event stream
    * to `events.ndjson` and writes the plan of a sharded or selected run to `plan.json`; the parent
    * removes it once the reports are written.
    */
   eventsDir: string;
   /** Run only this slice of the plan (`--shard INDEX/TOTAL`). */
   shard?: { index: number; total: number };
+  /** Durations (ms) by check id that weigh the shard plan (`--shard-timings`); absent: by number of checks. */
+  shardTimings?: Record<string, number>;
   /** Run only the checks with these ids (`--last-failed`, `cprc replay`). */
   only?: string[];
   /** Seed of the run. */
@@ -49,7 +51,14 @@ export interface ChildOptions {
 /** What the child tells the parent about its plan (`<eventsDir>/plan.json`), when sharded or selected. */
 export interface ChildPlan {
   /** The shard run, with the digest of the whole plan and the units kept. */
-  shard?: { index: number; total: number; plan_digest: string; units: string[]; checks: number };
+  shard?: {
+    index: number;
+    total: number;
+    plan_digest: string;
+    units: string[];
+    checks: number;
+    balanced_by: 'checks' | 'timings';
+  };
   /** Ids asked for that no check has. */
   missing?: string[];
 }

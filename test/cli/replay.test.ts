@@ -87,6 +87,9 @@ describe('cprc run --last-failed', () => {
     expect(again.seed).toBe(3);
     expect(again.runs).toBe(10);
     expect(again.selection).toEqual({ source: 'last-failed first/results.json', checks: failing });
+    expect(readFileSync(join(dir, 'again', 'summary.md'), 'utf8')).toContain(
+      `Only ${failing.length} selected checks ran (last-failed first/results.json)`,
+    );
   }, 120_000);
 
   it('runs nothing and exits 0 when nothing failed', async () => {

@@ -6,7 +6,7 @@
  * plain data.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -96,8 +96,16 @@ describe('cprc run --shard and cprc merge against the reference stack', () => {
     expect(a.tests.every((t) => typeof t.position === 'number')).toBe(true);
     expect(whole.shard).toBeUndefined();
     expect(a.config_digest).toBe(whole.config_digest);
-    // the event stream is no longer left in the reports folder
-    expect(existsSync(join(dir, 's1', '.raw'))).toBe(false);
+    // a reader of a part is told it is one
+    expect(readFileSync(join(dir, 's1', 'summary.md'), 'utf8')).toContain('Shard 1/2 of a run (');
+    expect(readFileSync(join(dir, 's2', 'report.html'), 'utf8')).toContain('Shard 2/2 of a run (');
+    // the event stream is not left in the reports folder: only the four reports
+    expect(readdirSync(join(dir, 's1')).sort()).toEqual([
+      'junit.xml',
+      'report.html',
+      'results.json',
+      'summary.md',
+    ]);
   });
 
   it('merged equals the unsharded run: the same verdict for every check id, in the same order', async () => {
@@ -112,8 +120,26 @@ describe('cprc run --shard and cprc merge against the reference stack', () => {
     expect(merged.verdicts).toEqual(whole.verdicts);
     expect(merged.shard).toBeUndefined();
     expect(merged.tests.some((t) => t.position !== undefined)).toBe(false);
+    expect(readFileSync(join(dir, 'merged', 'summary.md'), 'utf8')).not.toContain('Shard ');
     for (const f of ['junit.xml', 'summary.md', 'report.html'])
       expect(existsSync(join(dir, 'merged', f))).toBe(true);
+  });
+
+  it('--sign signs the merged results: the bundle verifies offline', async () => {
+    expect((await cprc(['keygen', '--out', 'merge-key'])).code).toBe(0);
+    const r = await cprc([
+      'merge',
+      's1/results.json',
+      's2/results.json',
+      '--reports',
+      'signed',
+      '--sign',
+      'merge-key.key',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('signed: ');
+    const v = await cprc(['verify', 'signed/results.bundle', '--key', 'merge-key.pub']);
+    expect(v.code, v.stderr).toBe(0);
   });
 
   it('refuses a missing shard, a shard given twice, overlapping parts and parts of another run', async () => {
@@ -158,6 +184,40 @@ describe('cprc run --shard and cprc merge against the reference stack', () => {
       expect(r.stderr, what).toMatch(message);
     }
   });
+
+  it('--shard-timings balances the shards by the durations a whole run recorded', async () => {
+    const timed = await Promise.all(
+      [1, 2].map((i) =>
+        cprc([...RUN, '--shard', `${i}/2`, '--shard-timings', 'whole/results.json', '--reports', `t${i}`]),
+      ),
+    );
+    for (const r of timed) expect(r.code, r.stderr).toBe(0);
+    const [a, b] = [results('t1'), results('t2')];
+    expect(a.shard?.balanced_by).toBe('timings');
+    expect((parts[0] as ConformanceResults).shard?.balanced_by).toBe('checks');
+    expect(a.shard?.plan_digest).toBe(b.shard?.plan_digest);
+    expect(a.shard?.plan_digest).not.toBe((parts[0] as ConformanceResults).shard?.plan_digest);
+    expect([...a.tests, ...b.tests].map((t) => t.id).sort()).toEqual(whole.tests.map((t) => t.id).sort());
+    // measured by the whole run's durations, the timed plan is at least as even as the counted one
+    const recorded = new Map(whole.tests.map((t) => [t.id, t.duration_ms]));
+    const spread = (x: ConformanceResults, y: ConformanceResults): number => {
+      const sum = (d: ConformanceResults): number =>
+        d.tests.reduce((n, t) => n + (recorded.get(t.id) ?? 0), 0);
+      return Math.abs(sum(x) - sum(y));
+    };
+    expect(spread(a, b)).toBeLessThanOrEqual(
+      spread(parts[0] as ConformanceResults, parts[1] as ConformanceResults),
+    );
+    const merged = await cprc(['merge', 't1/results.json', 't2/results.json', '--reports', 'tmerged']);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(results('tmerged').tests.map((t) => [t.id, t.state])).toEqual(
+      whole.tests.map((t) => [t.id, t.state]),
+    );
+    // a timed part and a counted part are not one plan
+    const mixed = await cprc(['merge', 't1/results.json', 's2/results.json', '--reports', 'x4']);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toMatch(/differ in plan digest/);
+  }, 300_000);
 
   it('--shard without --seed is a usage error (the shards would not share a seed)', async () => {
     const r = await cprc(['run', '--reference', '--target', 'operator', '--shard', '1/2', '--reports', 'y']);

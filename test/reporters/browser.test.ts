@@ -1,12 +1,11 @@
 /**
  * report.html in a real browser, without screenshots: Debian's Chromium driven by playwright-core
- * opens the report of a failing run (a synthetic one with the project's whole catalog and ambiguity
- * register, and a real run of the operator suite against a broken Operator) from a file, with its
- * Content-Security-Policy in force; the synthetic one holds failed,
- * errored, warning, skipped and passed checks) from a file, with its Content-Security-Policy in
- * force, and the test reads the laid-out page: failures come first, passed checks are collapsed,
- * every in-page link (`href="#..."`) resolves to an element, and following the stable anchor of
- * a passed check opens its collapsed block.
+ * opens the report of a failing run from a file, with its Content-Security-Policy in force: a
+ * synthetic run (the project's whole catalog and ambiguity register; failed, errored, warning,
+ * skipped and passed checks) and a real run of the operator suite against a broken Operator. The
+ * test reads the laid-out page: failures come first, passed checks are collapsed, every in-page
+ * link (`href="#..."`) resolves to an element, and following the stable anchor of a passed check
+ * opens its collapsed block.
  *
  * Needs `/usr/bin/chromium` (`apt-get install -y chromium`; `CPRC_CHROMIUM` names another
  * binary). Without it the test is skipped, and its title says why.

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -176,7 +176,12 @@ describe('cprc run against live and dead targets', () => {
     const bailed = JSON.parse(readFileSync(join(dir, 'r2', 'results.json'), 'utf8'));
     expect(bailed.tests).toHaveLength(1);
     // the event stream is the runner's working state: not left in the reports folder
-    expect(existsSync(join(dir, 'r2', '.raw'))).toBe(false);
+    expect(readdirSync(join(dir, 'r2')).sort()).toEqual([
+      'junit.xml',
+      'report.html',
+      'results.json',
+      'summary.md',
+    ]);
     expect(bail.stdout).toContain('✗ [CPR-5-TOKEN-REUSE-ERROR]');
   });
 
@@ -206,7 +211,7 @@ describe('cprc run against live and dead targets', () => {
     // written from the events recorded before the interruption (no end event: not finished)
     expect(results.tests.length).toBeGreaterThan(0);
     expect(results.finished_at).toBeUndefined();
-    expect(existsSync(join(reports, '.raw'))).toBe(false);
+    expect(readdirSync(reports).sort()).toEqual(['junit.xml', 'report.html', 'results.json', 'summary.md']);
     expect(results.incomplete).toBe(true);
     expect(results.incomplete_reason).toMatch(/SIGINT/);
     expect(results.verdict).toBe('fail');

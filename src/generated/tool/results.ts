@@ -231,9 +231,13 @@ export interface ConformanceResults {
      */
     units: string[];
     /**
-     * Number of checks of the whole plan assigned to this shard.
+     * Number of checks this shard ran.
      */
     checks: number;
+    /**
+     * What weighed the units when they were dealt to shards: their number of `checks`, or the durations an earlier run recorded (`timings`, `--shard-timings`).
+     */
+    balanced_by: 'checks' | 'timings';
   };
   /**
    * The checks the run was limited to (`cprc run --last-failed`, `cprc replay`); absent when every check of the targets ran.

@@ -4,7 +4,13 @@
 // CPR-2.9-CONTEXT-NOT-IN-CPR (2.9: the DerivationContext's payer, authorization and execution
 // context are never inside the CPR).
 
-import { ALL_FIELDS, SUB_INTERFACE_NAMES } from '../../model/cpr.js';
+import {
+  ASSET_FIELDS,
+  BASE_FIELDS,
+  PAYEE_FIELDS,
+  SUB_INTERFACE_FIELD_NAMES,
+  VALUE_FIELDS,
+} from '../../model/cpr.js';
 import { type Finding, finding } from '../../model/finding.js';
 import type { Rule } from '../types.js';
 import { pointer } from '../util.js';
@@ -237,24 +243,12 @@ function runTrie(key: string, start: number, topLevel: boolean): Verdict {
  * payer data at any depth, so they skip classification. Every other name is classified on the
  * spot (no cache: extension keys rarely repeat, and a cache of them only churns).
  */
-const CPR_NAMES: ReadonlySet<string> = new Set([
-  'cpr_version',
-  'request_id',
-  'created_at',
-  'expires_at',
-  'payee',
-  'value',
-  'memo',
-  'rail_hint',
-  'extensions',
-  'display_name',
-  'rail_address',
-  'amount',
-  'asset',
-  'type',
-  'code',
-  // every sub-interface's fields, from the one CPR vocabulary (src/model/cpr.ts)
-  ...SUB_INTERFACE_NAMES.flatMap((s) => ALL_FIELDS[s]),
+const CPR_NAMES: ReadonlySet<string> = new Set<string>([
+  ...BASE_FIELDS,
+  ...PAYEE_FIELDS,
+  ...VALUE_FIELDS,
+  ...ASSET_FIELDS,
+  ...SUB_INTERFACE_FIELD_NAMES,
 ]);
 
 function classifyKey(key: string, topLevel: boolean): Verdict {
