@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { CprcError } from '../errors.js';
-import { DEFAULT_MAX_DURATION_MS, DEFAULT_RUNS, DEFAULT_TEST_TIMEOUT_MS } from '../runner/defaults.js';
+import {
+  DEFAULT_MAX_DURATION_MS,
+  DEFAULT_MAX_WAIT_MS,
+  DEFAULT_RUNS,
+  DEFAULT_TEST_TIMEOUT_MS,
+} from '../runner/defaults.js';
 import { loadSigningKey, signResults } from './bundle.js';
 
 /** Options of `cprc run` as commander parses them. */
@@ -16,6 +21,7 @@ interface RunCliOptions {
   seed?: number;
   runs: number;
   timeout?: number;
+  maxWait?: number;
   bail?: boolean;
   driver?: string;
   reference?: boolean;
@@ -83,6 +89,11 @@ export function registerRun(program: Command): void {
       '--timeout <ms>',
       `per-check timeout in ms (default: timeouts.test_ms of the config, else ${DEFAULT_TEST_TIMEOUT_MS})`,
       integer('--timeout', 1),
+    )
+    .option(
+      '--max-wait <ms>',
+      `longest real wait of an expiry check when the target has no test clock (default: timeouts.max_wait_ms of the config, else ${DEFAULT_MAX_WAIT_MS}); a check needing longer is skipped naming the wait`,
+      integer('--max-wait', 0),
     )
     .option('--bail', 'stop at the first failure')
     .option('--driver <file>', 'your driver module (exports createDrivers; see docs/drivers.md)')
@@ -226,6 +237,7 @@ async function runCommand(opts: RunCliOptions, runsGiven = false): Promise<numbe
       seed,
       runs: previous && !runsGiven ? previous.runs : opts.runs,
       ...(opts.timeout !== undefined ? { timeoutMs: opts.timeout } : {}),
+      ...(opts.maxWait !== undefined ? { maxWaitMs: opts.maxWait } : {}),
       bail: opts.bail === true,
       ...(opts.driver ? { driverModule: resolve(opts.driver) } : {}),
       ...(opts.suites ? { suitesRoot: resolve(opts.suites) } : {}),

@@ -89,6 +89,7 @@ export async function runChildProcess(io: ChildIo): Promise<number> {
     recorder,
     reportsDir: opts.reportsDir,
     timeoutMs: opts.timeoutMs,
+    maxWaitMs: opts.maxWaitMs,
     level: opts.level ?? 'profile',
   });
 

@@ -31,6 +31,8 @@ export interface RunContext {
   reportsDir: string;
   /** Per-test timeout in ms. */
   timeoutMs: number;
+  /** Longest real wait an expiry check may make when the target has no test clock (`--max-wait`), ms. */
+  maxWaitMs: number;
   /** Conformance level asked (`--level`): a failed PROFILE MUST is `failed` at `profile`, a warning at `spec`. */
   level: Level;
 }

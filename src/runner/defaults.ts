@@ -2,6 +2,12 @@
 
 /** Default per-test timeout of mocha (ms). */
 export const DEFAULT_TEST_TIMEOUT_MS = 60_000;
+
+/**
+ * Default longest real wait (ms) an expiry check makes when the target has no test clock
+ * (`--max-wait`, `timeouts.max_wait_ms`); a check needing longer is skipped naming the wait.
+ */
+export const DEFAULT_MAX_WAIT_MS = 30_000;
 /** Default wall-clock bound of a whole run (ms): 30 minutes. */
 export const DEFAULT_MAX_DURATION_MS = 30 * 60_000;
 /** Default time the child gets to stop after an interruption before it is killed (ms). */

@@ -32,6 +32,7 @@ export {
   configDigest,
   DEFAULT_GRACE_MS,
   DEFAULT_MAX_DURATION_MS,
+  DEFAULT_MAX_WAIT_MS,
   DEFAULT_RUNS,
   DEFAULT_TEST_TIMEOUT_MS,
   failedCheckIds,

@@ -18,13 +18,20 @@ import { loadRunConfig, selectTargets, targetUrls } from './config.js';
 import {
   DEFAULT_GRACE_MS,
   DEFAULT_MAX_DURATION_MS,
+  DEFAULT_MAX_WAIT_MS,
   DEFAULT_RUNS,
   DEFAULT_TEST_TIMEOUT_MS,
 } from './defaults.js';
 import { PreflightError, preflight } from './preflight.js';
 import { CHILD_OPTIONS_ENV, type ChildOptions, type ChildPlan } from './types.js';
 
-export { DEFAULT_GRACE_MS, DEFAULT_MAX_DURATION_MS, DEFAULT_RUNS, DEFAULT_TEST_TIMEOUT_MS };
+export {
+  DEFAULT_GRACE_MS,
+  DEFAULT_MAX_DURATION_MS,
+  DEFAULT_MAX_WAIT_MS,
+  DEFAULT_RUNS,
+  DEFAULT_TEST_TIMEOUT_MS,
+};
 
 /** Options of {@link runSuites}. */
 export interface RunSuitesOptions {
@@ -50,6 +57,8 @@ export interface RunSuitesOptions {
   runs?: number;
   /** Per-test timeout in ms (default: `timeouts.test_ms` of the config, else {@link DEFAULT_TEST_TIMEOUT_MS}). */
   timeoutMs?: number;
+  /** Longest real wait an expiry check may make when the target has no test clock (`--max-wait`), ms. */
+  maxWaitMs?: number;
   /** Stop at the first failure. */
   bail?: boolean;
   /** An implementer's driver module (`--driver`). */
@@ -146,6 +155,7 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
   const runs = options.runs ?? DEFAULT_RUNS;
   const reportsDir = resolve(options.reportsDir);
   const timeoutMs = options.timeoutMs ?? config.timeouts?.test_ms ?? DEFAULT_TEST_TIMEOUT_MS;
+  const maxWaitMs = options.maxWaitMs ?? config.timeouts?.max_wait_ms ?? DEFAULT_MAX_WAIT_MS;
   const level: Level = options.level ?? (driverModule ? 'spec' : 'profile');
   const baseline = options.baselineFile ? loadBaseline(options.baselineFile) : undefined;
 
@@ -204,6 +214,7 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
     ...(options.shard && options.shardTimings ? { shardTimings: options.shardTimings } : {}),
     ...(options.only ? { only: options.only.checks } : {}),
     timeoutMs,
+    maxWaitMs,
     level,
     ...(options.grep ? { grep: options.grep } : {}),
     ...(driverModule ? { driverModule } : {}),

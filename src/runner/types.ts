@@ -42,6 +42,8 @@ export interface ChildOptions {
   bail: boolean;
   /** Mocha per-test timeout in ms. */
   timeoutMs: number;
+  /** Longest real wait an expiry check may make without a test clock (`--max-wait`), ms. */
+  maxWaitMs: number;
   /** Absolute path of an implementer's driver module (`--driver`). */
   driverModule?: string;
   /** Conformance level asked (`--level`): decides whether a failed PROFILE MUST is failed or a warning. */

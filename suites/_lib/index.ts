@@ -131,6 +131,31 @@ let cleanups: Array<() => unknown> = [];
 export function onCheckEnd(fn: () => unknown): void {
   cleanups.push(fn);
 }
+/** Notes of the running check ({@link note}), kept as the message of a passed check. */
+let notes: string[] = [];
+
+/**
+ * Records how the running check did its work, shown as the message of a passed check (for example
+ * whether an expiry check advanced the target's test clock or waited in real time, or the spread
+ * of a race). A failure's own message replaces the notes.
+ * @example
+ * ```ts
+ * note('expiry reached by advancing the payee test clock 901 s (no real wait)');
+ * ```
+ */
+export function note(text: string): void {
+  notes.push(text);
+}
+
+/**
+ * Longest real wait (ms) an expiry check may make when the target has no test clock: `--max-wait`,
+ * else `timeouts.max_wait_ms` of the configuration, else 30 s. A check needing longer skips,
+ * naming the wait it would need.
+ */
+export function maxWaitMs(): number {
+  return getRunContext().maxWaitMs;
+}
+
 /** Channel of the {@link forEachWalletChannel} block being defined. */
 let definingChannel: WalletChannel | undefined;
 
@@ -258,6 +283,8 @@ export function check(
     }
     const verdict = classifyFailure(thrown, ids, getRunContext().level);
     Object.assign(outcome, verdict);
+    if (verdict.state === 'passed' && notes.length > 0) outcome.message = notes.join('; ');
+    notes = [];
     // mocha is told only what it acts on: a skip, and a failure or error (for --bail)
     if (verdict.state === 'skipped') this.skip();
     if (verdict.state === 'failed' || verdict.state === 'error') throw thrown;

@@ -41,21 +41,10 @@ export const DEFAULT_MAX_VALIDITY_SECONDS = 30 * 24 * 3600;
  * "now" (seconds). Loopback targets share a clock; a remote one may be a little off.
  */
 export const CLOCK_SLACK_SECONDS = 5;
-/** Default longest real wait of an expiry check without a test clock (`--max-wait`), ms. */
-export const DEFAULT_MAX_WAIT_MS = 30_000;
 
-/**
- * The longest real wait an expiry check may make without a test clock (issue 11): the run's
- * `--max-wait` when the runner provides it (`maxWaitMs` in the run context), else
- * `timeouts.max_wait_ms` of the configuration, else {@link DEFAULT_MAX_WAIT_MS}.
- */
-export function maxWaitMs(): number {
-  const ctx = context() as unknown as { maxWaitMs?: unknown; config: { timeouts?: unknown } };
-  if (typeof ctx.maxWaitMs === 'number' && ctx.maxWaitMs >= 0) return ctx.maxWaitMs;
-  const fromConfig = (ctx.config.timeouts as { max_wait_ms?: unknown } | undefined)?.max_wait_ms;
-  if (typeof fromConfig === 'number' && fromConfig >= 0) return fromConfig;
-  return DEFAULT_MAX_WAIT_MS;
-}
+import { maxWaitMs } from '../_lib/index.js';
+
+export { maxWaitMs };
 
 /** The payee harness, or skip the check with the reason. */
 export function harness(): PayeeHarness {
@@ -631,8 +620,7 @@ export interface TimePassed {
  * (`note`); otherwise the clock exchanges or the absence of any are the evidence.
  */
 export function noteTiming(text: string): void {
-  const note = (lib as Record<string, unknown>).note;
-  if (typeof note === 'function') (note as (t: string) => void)(text);
+  lib.note(text);
 }
 
 /**

@@ -463,15 +463,7 @@ export async function testClock(s: OperatorSetup): Promise<TestClock> {
   return clockProbe;
 }
 
-/**
- * The longest real wait an expiry check may make without a test clock, in ms: the run's
- * `--max-wait` when the runner provides it, else the config's `timeouts.max_wait_ms`, else 30 s.
- */
-export function maxWaitMs(): number {
-  const ctx = context() as ReturnType<typeof context> & { maxWaitMs?: number };
-  if (typeof ctx.maxWaitMs === 'number') return ctx.maxWaitMs;
-  return ctx.config.timeouts?.max_wait_ms ?? 30_000;
-}
+export { maxWaitMs } from '../../_lib/index.js';
 
 /** Waits `ms` of real time. */
 export function sleep(ms: number): Promise<void> {
