@@ -23,8 +23,8 @@ export const SCOPES = [
   },
   {
     name: 'wallet',
-    mutate: ['src/reference/wallet.ts', 'src/derivation/**/*.ts'],
-    prefixes: ['src/reference/wallet.ts', 'src/derivation/'],
+    mutate: ['src/reference/wallet/**/*.ts'],
+    prefixes: ['src/reference/wallet/'],
     observers: ['suite:wallet'],
   },
   {

@@ -49,12 +49,6 @@ export {
   verifyObject,
 } from './crypto/index.js';
 export {
-  type DerivationInput,
-  type DerivationResult,
-  type DerivedPayment,
-  derivePayment,
-} from './derivation/index.js';
-export {
   type CreateDrivers,
   createDefaultDrivers,
   type Drivers,
@@ -67,6 +61,16 @@ export {
   type WalletDriver,
 } from './drivers/index.js';
 export type * from './generated/index.js';
+export { type ReferenceStack, type StackRunConfig, startReferenceStack } from './loopback/stack.js';
+export {
+  type CertificateAuthority,
+  createCertificateAuthority,
+  createLoopbackPki,
+  issueServerCertificate,
+  type LoopbackPki,
+  type ServerCertificate,
+  writeCaFile,
+} from './loopback/tls.js';
 export {
   type CheckOutcome,
   type ConformanceResults,
@@ -98,17 +102,14 @@ export {
   startReferencePayee,
   TokenStore,
 } from './reference/payee/index.js';
-export { type ReferenceStack, type StackRunConfig, startReferenceStack } from './loopback/stack.js';
 export {
-  type CertificateAuthority,
-  createCertificateAuthority,
-  createLoopbackPki,
-  issueServerCertificate,
-  type LoopbackPki,
-  type ServerCertificate,
-  writeCaFile,
-} from './loopback/tls.js';
-export { type ReferenceWallet, startReferenceWallet } from './reference/wallet.js';
+  type DerivationInput,
+  type DerivationResult,
+  type DerivedPayment,
+  derivePayment,
+  type ReferenceWallet,
+  startReferenceWallet,
+} from './reference/wallet/index.js';
 export { type ReportInput, type WriteReportsResult, writeReports } from './reporters/index.js';
 export {
   loadBaseline,

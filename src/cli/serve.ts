@@ -2,9 +2,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { parseRailList, type Rail } from '../derivation/rails.js';
 import { CprcError } from '../errors.js';
 import type { ReferenceStack, StackListener, StackTarget } from '../loopback/stack.js';
+import type { Rail } from '../model/cpr.js';
+import { parseRailList } from '../reference/wallet/rails.js';
 
 /**
  * Registers `cprc serve [payee|wallet|operator|all]` (the reference implementations, until
@@ -172,7 +173,7 @@ async function walletStdio(opts: { ca: string[]; supportedRails?: Rail[] }) {
     }
     trustedCaPems.push(pem);
   }
-  const { createWalletCore, serveWalletStdio } = await import('../reference/wallet.js');
+  const { createWalletCore, serveWalletStdio } = await import('../reference/wallet/index.js');
   const core = createWalletCore({
     trustedCaPems,
     ...(opts.supportedRails ? { supportedRails: opts.supportedRails } : {}),

@@ -32,7 +32,7 @@ import {
   parseJsonAnswer,
 } from './http.js';
 import { MAX_RECORDED_BODY_BYTES, type Recorder } from './recorder.js';
-import { DriverTransportError } from './types.js';
+import { DriverTransportError, type RaceOutcome } from './types.js';
 
 /**
  * How long a burst waits, once every request but its last byte has been written, before it
@@ -705,4 +705,79 @@ function toResult(
   else response.jsonError = parsed.error;
   out.response = response;
   return out;
+}
+
+/** What {@link burstThrough} needs of a driver's HTTP client (an `HttpClient` has all of it). */
+export interface BurstClient {
+  /** The client's CA, bounds and recorder, so a burst talks to the target as the client does. */
+  readonly burstOptions: Pick<BurstOptions, 'ca' | 'timeoutMs' | 'maxResponseBytes' | 'recorder'>;
+  /** The open circuit of the origin of `url`, if its target stopped answering. */
+  circuit(url: string): { at: string; cause: string; failures: number } | undefined;
+  /** Feeds the circuit breaker of `url`'s origin: `failure` when no usable answer came. */
+  observe?(url: string, failure?: unknown): void;
+}
+
+/**
+ * A {@link burst} through a driver's HTTP client: its CA, bounds and recorder; a target whose
+ * circuit is open ends the burst at once, naming when and how it stopped answering, and the
+ * burst feeds the circuit breaker as one exchange (an answer to any racer shows the target alive).
+ * @example
+ * ```ts
+ * const b = await burstThrough(http, Array.from({ length: 32 }, () => ({ method: 'GET', url })));
+ * ```
+ */
+export async function burstThrough(
+  client: BurstClient,
+  requests: readonly HttpRequest[],
+  options: Pick<BurstOptions, 'settleMs' | 'beforeRelease'> = {},
+): Promise<BurstOutcome> {
+  for (const r of requests) {
+    const open = client.circuit(r.url);
+    if (open !== undefined) {
+      const text = `circuit open: the target (${new URL(r.url).origin}) stopped answering at ${open.at} (${open.cause}); after ${open.failures} consecutive exchanges without an answer its remaining exchanges end at once`;
+      client.burstOptions.recorder?.record({
+        kind: 'http',
+        method: r.method,
+        url: r.url,
+        duration_ms: 0,
+        error: text,
+      });
+      const message = `${r.method} ${r.url}: ${text}`;
+      const recorder = client.burstOptions.recorder;
+      throw new DriverTransportError(
+        'CPRC_TARGET_UNREACHABLE',
+        recorder ? recorder.redact(message) : message,
+      );
+    }
+  }
+  const url = (requests[0] as HttpRequest).url;
+  try {
+    const outcome = await burst(requests, { ...client.burstOptions, ...options });
+    const answered = outcome.results.some((r) => r.response !== undefined);
+    client.observe?.(url, answered ? undefined : outcome.results.find((r) => r.error)?.error);
+    return outcome;
+  } catch (err) {
+    client.observe?.(url, err);
+    throw err;
+  }
+}
+
+/**
+ * The race a driver reports from a burst: every racer's answer read by `read` (the driver's own
+ * reading of that endpoint's answers, which throws on an unreadable one), in order. A racer with
+ * no answer (reset, timeout, garbage, oversize) ends the race with its classified error: a race
+ * with a racer the target did not answer shows nothing about single success.
+ */
+export function raceFromBurst<T>(outcome: BurstOutcome, read: (res: HttpResponse) => T): RaceOutcome<T> {
+  const results = outcome.results.map((r) => {
+    if (r.error !== undefined) throw r.error;
+    return read(r.response as HttpResponse);
+  });
+  return {
+    results,
+    inFlight: outcome.released,
+    spreadMs: outcome.spreadMs,
+    ...(outcome.arrivalSpreadMs === undefined ? {} : { arrivalSpreadMs: outcome.arrivalSpreadMs }),
+    synchronisation: `last byte, ${outcome.protocol}`,
+  };
 }

@@ -1,5 +1,19 @@
-import { assertReadable, errorFromResponse, type HttpClient, type HttpRequest, joinUrl } from './http.js';
-import type { OperatorDriver, OperatorEndpoint, OperatorHarness, OperatorResult } from './types.js';
+import { burstThrough, raceFromBurst } from './burst.js';
+import {
+  assertReadable,
+  errorFromResponse,
+  type HttpClient,
+  type HttpRequest,
+  type HttpResponse,
+  joinUrl,
+} from './http.js';
+import type {
+  OperatorCall,
+  OperatorDriver,
+  OperatorEndpoint,
+  OperatorHarness,
+  OperatorResult,
+} from './types.js';
 
 /** Where the default Operator driver finds the Operator (profile section 4 and 5). */
 export interface HttpOperatorOptions {
@@ -18,8 +32,9 @@ export interface HttpOperatorOptions {
  * ```
  */
 export function createHttpOperator(opts: HttpOperatorOptions, http: HttpClient): OperatorDriver {
-  const call = async (req: HttpRequest, optionalEndpoint = false): Promise<OperatorResult> => {
-    const res = await http.exchange(req);
+  const call = async (req: HttpRequest, optionalEndpoint = false): Promise<OperatorResult> =>
+    read(await http.exchange(req), optionalEndpoint);
+  const read = (res: HttpResponse, optionalEndpoint = false): OperatorResult => {
     // a redirect, a server error, a body that is not JSON or not application/json, a 4xx without
     // the error object: never a success nor a rejection (a ProtocolError, the check errors); an
     // optional endpoint may be absent in any form (404, 405, 501)
@@ -52,6 +67,25 @@ export function createHttpOperator(opts: HttpOperatorOptions, http: HttpClient):
       }),
     policy: () => call({ method: 'GET', url: api('.well-known/cashpack-policy.json') }),
     publicKey: () => call({ method: 'GET', url: api('.well-known/cashpack-pubkey.json') }),
+    race: async (calls: OperatorCall[]) => {
+      const requests = calls.map(
+        (c): HttpRequest =>
+          c.op === 'issue'
+            ? { method: 'POST', url: endpointUrl.issue, json: c.lockRequest }
+            : c.op === 'renew'
+              ? {
+                  method: 'POST',
+                  url: endpointUrl.renew,
+                  json: { cashpack: c.cashpack, renewal_entry: c.entry },
+                }
+              : {
+                  method: 'POST',
+                  url: endpointUrl.redeem,
+                  json: { cashpack: c.cashpack, redemption_request: c.request },
+                },
+      );
+      return raceFromBurst(await burstThrough(http, requests), (res) => read(res));
+    },
     rawPost: (endpoint, body) =>
       call({
         method: 'POST',

@@ -1,3 +1,4 @@
+import { burstThrough, raceFromBurst } from './burst.js';
 import { assertReadable, errorFromResponse, type HttpClient, type HttpResponse, joinUrl } from './http.js';
 import type {
   ClockAnswer,
@@ -9,10 +10,11 @@ import type {
   PayeeHarness,
   PayeeRequestParams,
   PlainHttpResult,
+  RaceOutcome,
   RetrieveOptions,
   RetrieveResult,
 } from './types.js';
-import { isTransportError } from './types.js';
+import { DriverTransportError, isTransportError } from './types.js';
 
 /** Where the default payee driver finds the payee (profile section 2 and 5). */
 export interface HttpPayeeOptions {
@@ -88,6 +90,34 @@ function errorOf(res: HttpResponse): DriverError {
 }
 
 /**
+ * Reads a retrieval answer (profile 2). Not a profile answer (3xx, 5xx, not JSON, truncated, too
+ * deep): never a CPR nor a refusal (a ProtocolError); the content type is graded by its own check
+ * (CPR-4.1-CONTENT-TYPE).
+ */
+function readRetrieval(res: HttpResponse): RetrieveResult {
+  readable(res);
+  const raw = { headers: res.headers, text: res.text };
+  if (res.status >= 200 && res.status < 300) {
+    const json = jsonOf(res);
+    if (json === undefined) return { ok: false, error: notJson(res), ...raw };
+    return { ok: true, cpr: json, status: res.status, ...raw };
+  }
+  return { ok: false, error: errorOf(res), ...raw };
+}
+
+/** Reads a fulfillment answer (profile 2), as a harness result. */
+function readFulfillment(res: HttpResponse): HarnessResult<unknown> {
+  readable(res);
+  const raw = { headers: res.headers, text: res.text };
+  if (res.status >= 200 && res.status < 300) {
+    const json = jsonOf(res);
+    if (json === undefined) return { ok: false, error: notJson(res), ...raw };
+    return { ok: true, value: json, status: res.status, ...raw };
+  }
+  return { ok: false, error: errorOf(res), ...raw };
+}
+
+/**
  * The default payee driver: HTTPS retrieval (spec 4.1, profile section 2), the plain-HTTP probe
  * (spec 5 rule 5) and the optional harness.
  * @example
@@ -107,16 +137,18 @@ export function createHttpPayee(opts: HttpPayeeOptions, http: HttpClient): Payee
         url: target.url,
         ...(options.headers === undefined ? {} : { headers: options.headers }),
       });
-      // not a profile answer (3xx, 5xx, not JSON, truncated, too deep): never a CPR nor a refusal;
-      // the content type is graded by its own check (CPR-4.1-CONTENT-TYPE)
-      readable(res);
-      const raw = { headers: res.headers, text: res.text };
-      if (res.status >= 200 && res.status < 300) {
-        const json = jsonOf(res);
-        if (json === undefined) return { ok: false, error: notJson(res), ...raw };
-        return { ok: true, cpr: json, status: res.status, ...raw };
+      return readRetrieval(res);
+    },
+    async raceRetrieve(tokenOrUri: string, n: number): Promise<RaceOutcome<RetrieveResult>> {
+      const target = resolveRetrieval(tokenOrUri, opts.base_url);
+      if (!('url' in target)) {
+        throw new DriverTransportError(
+          'CPRC_DRIVER',
+          `a race needs a retrieval URL: ${'invalid' in target ? target.invalid : 'an inline URI has nothing to retrieve'}`,
+        );
       }
-      return { ok: false, error: errorOf(res), ...raw };
+      const requests = Array.from({ length: n }, () => ({ method: 'GET' as const, url: target.url }));
+      return raceFromBurst(await burstThrough(http, requests), readRetrieval);
     },
   };
   if (opts.plain_http_url) {
@@ -140,18 +172,10 @@ export function createHttpPayee(opts: HttpPayeeOptions, http: HttpClient): Payee
 }
 
 function createPayeeHarness(harnessUrl: string, http: HttpClient): PayeeHarness {
-  const fulfillRaw = async (body: unknown): Promise<HarnessResult<unknown>> => {
-    const res = readable(
+  const fulfillRaw = async (body: unknown): Promise<HarnessResult<unknown>> =>
+    readFulfillment(
       await http.exchange({ method: 'POST', url: joinUrl(harnessUrl, 'fulfillments'), json: body }),
     );
-    const raw = { headers: res.headers, text: res.text };
-    if (res.status >= 200 && res.status < 300) {
-      const json = jsonOf(res);
-      if (json === undefined) return { ok: false, error: notJson(res), ...raw };
-      return { ok: true, value: json, status: res.status, ...raw };
-    }
-    return { ok: false, error: errorOf(res), ...raw };
-  };
   return {
     async createRequest(params: PayeeRequestParams): Promise<HarnessResult<CreatedRequest>> {
       const res = readable(
@@ -179,6 +203,15 @@ function createPayeeHarness(harnessUrl: string, http: HttpClient): PayeeHarness 
       return fulfillRaw({ request_id: requestId });
     },
     fulfillRaw,
+    async raceFulfill(requestId: string, n: number): Promise<RaceOutcome<HarnessResult<unknown>>> {
+      const url = joinUrl(harnessUrl, 'fulfillments');
+      const requests = Array.from({ length: n }, () => ({
+        method: 'POST' as const,
+        url,
+        json: { request_id: requestId },
+      }));
+      return raceFromBurst(await burstThrough(http, requests), readFulfillment);
+    },
     async advanceClock(seconds: number): Promise<ClockResult> {
       const res = await http.exchange({
         method: 'POST',

@@ -179,6 +179,7 @@ export class HttpClient {
   readonly target: string | undefined;
   readonly #dispatcher: Dispatcher;
   readonly #recorder: Recorder | undefined;
+  readonly #ca: string | Buffer | undefined;
   readonly #breakers = new Map<string, Breaker>();
 
   constructor(options: HttpClientOptions = {}) {
@@ -198,6 +199,7 @@ export class HttpClient {
         );
       }
     }
+    this.#ca = ca;
     this.#dispatcher = new Agent({
       connect: ca === undefined ? { timeout: this.timeoutMs } : { ca, timeout: this.timeoutMs },
       headersTimeout: this.timeoutMs,
@@ -210,10 +212,51 @@ export class HttpClient {
   }
 
   /**
+   * What a last-byte-synchronised burst (`burst.ts`, race checks) needs to talk to the target as
+   * this client does: its CA, bounds and recorder.
+   */
+  get burstOptions(): {
+    ca?: string | Buffer;
+    timeoutMs: number;
+    maxResponseBytes: number;
+    recorder?: Recorder;
+  } {
+    return {
+      ...(this.#ca === undefined ? {} : { ca: this.#ca }),
+      timeoutMs: this.timeoutMs,
+      maxResponseBytes: this.maxResponseBytes,
+      ...(this.#recorder === undefined ? {} : { recorder: this.#recorder }),
+    };
+  }
+
+  /**
    * The open circuit of the origin of `url`, if any: when and how its target stopped answering.
    */
   circuit(url: string): { at: string; cause: string; failures: number } | undefined {
     return this.#breakers.get(originOf(url))?.open;
+  }
+
+  /**
+   * Feeds the circuit breaker of `url`'s origin with the outcome of an exchange made outside
+   * {@link HttpClient.exchange} (the burst of a race check counts as one): `failure` when no
+   * usable answer came, nothing when one did.
+   */
+  observe(url: string, failure?: unknown): void {
+    const origin = originOf(url);
+    const breaker = this.#breakers.get(origin) ?? { failures: 0 };
+    this.#breakers.set(origin, breaker);
+    const d = failure === undefined ? undefined : describeTransportError(failure, this.timeoutMs);
+    if (d === undefined || !isNoAnswer(d.code) || this.breakerThreshold <= 0) {
+      breaker.failures = 0;
+      delete breaker.since;
+      return;
+    }
+    breaker.failures += 1;
+    breaker.since ??= new Date().toISOString();
+    breaker.cause = d.text;
+    if (breaker.failures >= this.breakerThreshold) {
+      breaker.open = { at: breaker.since, cause: d.text, failures: breaker.failures };
+    }
   }
 
   /** Sends one request and reads the whole answer (bounded in time and size). */

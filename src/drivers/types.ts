@@ -93,6 +93,30 @@ export interface ClockAnswer {
  */
 export type ClockResult = HarnessResult<ClockAnswer> | { ok: false; absent: true; error: DriverError };
 
+/**
+ * A race as a driver delivered it (issue 11): every racer's result, in order, and how tightly
+ * the racers reached the target. The default HTTP drivers open one connection per racer, send
+ * every request but its last byte, then release all the last bytes together.
+ */
+export interface RaceOutcome<T> {
+  /** One result per racer, in the order asked. */
+  results: T[];
+  /** Racers whose requests were completed together (the others were answered before). */
+  inFlight: number;
+  /** Milliseconds between the first and the last racer's request leaving complete. */
+  spreadMs: number;
+  /** Milliseconds between the first and the last complete answer, when measured. */
+  arrivalSpreadMs?: number;
+  /** How the racers were synchronised, in words (e.g. `last byte, http/1.1`). */
+  synchronisation: string;
+}
+
+/** One racer of {@link OperatorDriver.race}: the call it makes, with the arguments of that method. */
+export type OperatorCall =
+  | { op: 'issue'; lockRequest: unknown }
+  | { op: 'renew'; cashpack: unknown; entry: unknown }
+  | { op: 'redeem'; cashpack: unknown; request: unknown };
+
 /** Optional payee harness: lets the suite ask the payee for requests and fulfil them. */
 export interface PayeeHarness {
   /** Asks the payee for a new payment request. */
@@ -101,6 +125,11 @@ export interface PayeeHarness {
   fulfill(requestId: string): Promise<HarnessResult<unknown>>;
   /** Sends a raw fulfillment body (e.g. a missing or non-string `request_id`): PROFILE checks only. */
   fulfillRaw?(body: unknown): Promise<HarnessResult<unknown>>;
+  /**
+   * Race checks (issue 11): `n` fulfillments of `requestId` delivered together, with how tightly
+   * they reached the payee. Optional: without it the suite sends them at once, unmeasured.
+   */
+  raceFulfill?(requestId: string, n: number): Promise<RaceOutcome<HarnessResult<unknown>>>;
   /**
    * Optional test clock (profile 2): `POST {harness}/clock {"advance_seconds": N}` moves the
    * payee's notion of now forward by N seconds for every expiry decision, never back.
@@ -119,6 +148,11 @@ export interface PayeeHarness {
 export interface PayeeDriver {
   /** Retrieves a CPR by token or by `cpr://` reference URI (spec 4.1). */
   retrieve(tokenOrUri: string, options?: RetrieveOptions): Promise<RetrieveResult>;
+  /**
+   * Race checks (issue 11): `n` retrievals of one token delivered together, with how tightly they
+   * reached the payee. Optional: without it the suite sends them at once, unmeasured.
+   */
+  raceRetrieve?(tokenOrUri: string, n: number): Promise<RaceOutcome<RetrieveResult>>;
   /** Tries the same retrieval over plain HTTP (spec 5 rule 5); absent when no plain address is known. */
   retrievePlainHttp?(token: string): Promise<PlainHttpResult>;
   /** Optional harness; tests needing it are skipped when absent. */
@@ -216,6 +250,11 @@ export interface OperatorDriver {
   publicKey(): Promise<OperatorResult>;
   /** Sends a raw body (e.g. malformed JSON) to an endpoint: PROFILE checks only. */
   rawPost?(endpoint: OperatorEndpoint, body: string): Promise<OperatorResult>;
+  /**
+   * Race checks (issue 11): the calls delivered together (one racer each), with how tightly they
+   * reached the Operator. Optional: without it the suite sends them at once, unmeasured.
+   */
+  race?(calls: OperatorCall[]): Promise<RaceOutcome<OperatorResult>>;
   /** Optional harness. */
   harness?: OperatorHarness;
   /** Releases resources. */

@@ -1,11 +1,12 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { DEFAULT_SUPPORTED_RAILS, type Rail } from '../derivation/rails.js';
 import { CprcError } from '../errors.js';
+import type { Rail } from '../model/cpr.js';
 import { packageRoot } from '../paths.js';
 import { startReferenceOperator } from '../reference/operator/index.js';
 import { startReferencePayee } from '../reference/payee/index.js';
-import { startReferenceWallet } from '../reference/wallet.js';
+import { startReferenceWallet } from '../reference/wallet/index.js';
+import { DEFAULT_SUPPORTED_RAILS } from '../reference/wallet/rails.js';
 import { createCertificateAuthority, issueServerCertificate, LOOPBACK_HOSTS, writeCaFile } from './tls.js';
 
 /** The reference implementations a stack can run. */

@@ -4,7 +4,7 @@
  * (`src/drivers/http.ts`, with its recorder and circuit breaker on top) and the reference-uri
  * retrieval of `cprc validate` (`src/validator/inputs/fetch.ts`) both send through it; each words
  * the failures for its own reader. (The reference wallet keeps its own client on purpose:
- * `src/derivation/fetch.ts`.)
+ * `src/reference/wallet/fetch.ts`.)
  *
  * @packageDocumentation
  */

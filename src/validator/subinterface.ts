@@ -6,19 +6,6 @@
 import { type RailHint, REQUIRED_FIELDS, SUB_INTERFACE_OF_HINT, type SubInterface } from '../model/cpr.js';
 import { isObject } from '../model/util.js';
 
-// The vocabulary (rail hints, sub-interfaces, field tables) is src/model/cpr.ts; re-exported here
-// for the validator's own modules.
-export {
-  ADDRESS_FIELDS,
-  ALL_FIELDS,
-  FIELDS_REQUIREMENT,
-  RAIL_HINTS,
-  type RailHint,
-  REQUIRED_FIELDS,
-  SUB_INTERFACE_OF_HINT,
-  type SubInterface,
-} from '../model/cpr.js';
-
 /** True when every required field of `sub` is present (any value) at the top level of `doc`. */
 export function isComplete(doc: Record<string, unknown>, sub: SubInterface): boolean {
   return REQUIRED_FIELDS[sub].every((f) => Object.hasOwn(doc, f) && doc[f] !== undefined && doc[f] !== null);

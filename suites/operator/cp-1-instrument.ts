@@ -27,7 +27,7 @@ import {
   renewalEntry,
   setup,
   statusOf,
-} from './_support/kit.js';
+} from './_support/index.js';
 
 describe('Cash-Pack API section 1 item 5: renewal transfers bearer rights', () => {
   check(

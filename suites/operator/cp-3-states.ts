@@ -1,7 +1,7 @@
 /**
  * Cash-Pack API section 3 (states and transitions, read as AMB-7): ACTIVE -> REDEEMED, EXPIRED
  * or CANCELLED, terminal states never change and answer INSTRUMENT_NOT_ACTIVE; the profile
- * section 4 harness; single success under 32 concurrent redeems or renewals; and a model-based
+ * section 4 harness; single success under 32 simultaneous issues with one request_id, redeems or renewals (last-byte synchronised, spread measured); and a model-based
  * run of random command sequences against a model of the instrument.
  */
 import fc from 'fast-check';
@@ -12,8 +12,11 @@ import {
   check,
   expectErrorCode,
   expectOk,
+  type OperatorCall,
   type OperatorResult,
+  type RaceOutcome,
 } from '../_lib/index.js';
+import { assertRaced, runRace, singleWinner } from '../_lib/race.js';
 import {
   assertSchema,
   type CashPack,
@@ -146,19 +149,41 @@ describe('Profile section 4: the operator harness', () => {
   );
 });
 
-/** Concurrent requests of each race (profile: 32 on a warmed connection pool). */
+/**
+ * Simultaneous requests of each race: every racer's connection opened first, its request held
+ * one byte short, the last bytes released together (suites/_lib/race.ts).
+ */
 const RACERS = 32;
 
-/** Opens connections before a race so the requests leave together (connection setup is not raced). */
-async function warmPool(s: OperatorSetup): Promise<void> {
-  const answers = await Promise.all(Array.from({ length: RACERS }, () => s.op.policy()));
-  assertThat(
-    answers.every((a) => a.ok),
-    'the policy is served to concurrent readers while warming up',
-  );
+/** Runs `calls` as one race through the driver (measured), or all at once without its race method. */
+function raceOperator(s: OperatorSetup, calls: OperatorCall[]): Promise<RaceOutcome<OperatorResult>> {
+  const one = (c: OperatorCall): Promise<OperatorResult> =>
+    c.op === 'issue'
+      ? s.op.issue(c.lockRequest)
+      : c.op === 'renew'
+        ? s.op.renew(c.cashpack, c.entry)
+        : s.op.redeem(c.cashpack, c.request);
+  return runRace(calls.length, s.op.race?.bind(s.op, calls), (i) => one(calls[i] as OperatorCall));
 }
 
 describe('Cash-Pack API section 3: one success among simultaneous requests', () => {
+  check(
+    `simultaneous-issues-one-request-id-exactly-succeeds-${RACERS}`,
+    ['CP-2-REQUEST-ID-REPLAY', 'CP-8-ID-SINGLE-USE'],
+    `${RACERS} simultaneous issues of one Lock Request (one request_id): exactly one succeeds`,
+    async () => {
+      const s = await setup();
+      const { request } = lockRequest(s);
+      const race = await raceOperator(
+        s,
+        Array.from({ length: RACERS }, () => ({ op: 'issue' as const, lockRequest: request })),
+      );
+      const what = 'simultaneous issues of one Lock Request';
+      singleWinner(race, (r) => r.ok, what);
+      assertRaced(race, what);
+    },
+  );
+
   check(
     `concurrent-redemptions-pack-exactly-succeeds-${RACERS}`,
     ['CP-3-REDEEMED', 'CP-3-TERMINAL-STATUS'],
@@ -166,13 +191,19 @@ describe('Cash-Pack API section 3: one success among simultaneous requests', () 
     async () => {
       const s = await setup();
       const { pack, bearer } = await issue(s);
-      const requests = Array.from({ length: RACERS }, () => redemptionRequest(s, pack, bearer));
-      await warmPool(s);
-      const results = await Promise.all(requests.map((r) => s.op.redeem(pack, r)));
-      const won = results.filter((r) => r.ok).length;
-      assertThat(won === 1, `exactly one of ${RACERS} concurrent redemptions succeeds (got ${won})`);
+      const race = await raceOperator(
+        s,
+        Array.from({ length: RACERS }, () => ({
+          op: 'redeem' as const,
+          cashpack: pack,
+          request: redemptionRequest(s, pack, bearer),
+        })),
+      );
+      const what = 'simultaneous redemptions of one pack';
+      singleWinner(race, (r) => r.ok, what);
       const status = await statusOf(s, pack.pack_id);
       assertThat(status === 'REDEEMED', `the pack ends REDEEMED (got ${JSON.stringify(status)})`);
+      assertRaced(race, what);
     },
   );
 
@@ -184,20 +215,18 @@ describe('Cash-Pack API section 3: one success among simultaneous requests', () 
       const s = await setup();
       const { pack, bearer } = await issue(s);
       const nextKeys = Array.from({ length: RACERS }, () => newKey());
-      const entries = nextKeys.map((k) => renewalEntry(pack, bearer, k));
-      await warmPool(s);
-      const results = await Promise.all(entries.map((e) => s.op.renew(pack, e)));
-      const winners = results.flatMap((r, i) => (r.ok ? [i] : []));
-      assertThat(
-        winners.length === 1,
-        `exactly one of ${RACERS} concurrent renewals succeeds (got ${winners.length})`,
+      const race = await raceOperator(
+        s,
+        nextKeys.map((k) => ({ op: 'renew' as const, cashpack: pack, entry: renewalEntry(pack, bearer, k) })),
       );
-      const winner = winners[0] as number;
-      const updated = results[winner]?.body as CashPack;
+      const what = 'simultaneous renewals of one pack';
+      const winner = singleWinner(race, (r) => r.ok, what);
+      const updated = race.results[winner]?.body as CashPack;
       expectOk(
         await s.op.redeem(updated, redemptionRequest(s, updated, nextKeys[winner] as Ed25519KeyPair)),
         "redemption by the winning renewal's key",
       );
+      assertRaced(race, what);
     },
   );
 });

@@ -18,7 +18,7 @@ import {
   renewalEntry,
   setup,
   statusOf,
-} from './_support/kit.js';
+} from './_support/index.js';
 
 describe('Cash-Pack API section 9: versioned paths', () => {
   check(

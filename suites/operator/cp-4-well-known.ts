@@ -5,7 +5,7 @@
  */
 import { base64urlDecode } from '../../src/crypto/base64url.js';
 import { assertThat, check, expectOk, expectStatus, operator } from '../_lib/index.js';
-import { assertOperatorSigned, isObject, issue, schemaProblems, setup } from './_support/kit.js';
+import { assertOperatorSigned, isObject, issue, schemaProblems, setup } from './_support/index.js';
 
 describe('Cash-Pack API section 4: well-known resources', () => {
   check(

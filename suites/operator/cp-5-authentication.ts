@@ -23,7 +23,7 @@ import {
   setup,
   shiftTime,
   statusOf,
-} from './_support/kit.js';
+} from './_support/index.js';
 
 type Result = Awaited<ReturnType<OperatorSetup['op']['issue']>>;
 

@@ -20,7 +20,7 @@ import {
   renewalEntry,
   setup,
   statusOf,
-} from './_support/kit.js';
+} from './_support/index.js';
 
 type Result = Awaited<ReturnType<OperatorSetup['op']['issue']>>;
 

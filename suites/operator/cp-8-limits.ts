@@ -14,7 +14,7 @@ import {
   renew,
   renewalEntry,
   setup,
-} from './_support/kit.js';
+} from './_support/index.js';
 
 type Result = Awaited<ReturnType<OperatorSetup['op']['issue']>>;
 

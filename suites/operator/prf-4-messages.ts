@@ -22,7 +22,7 @@ import {
   redemptionRequest,
   renewalEntry,
   setup,
-} from './_support/kit.js';
+} from './_support/index.js';
 
 type Obj = Record<string, unknown>;
 

@@ -20,7 +20,7 @@ import {
   redemptionRequest,
   setup,
   spendLowBalance,
-} from './_support/kit.js';
+} from './_support/index.js';
 
 /** The harness, needed to expire the packs that hold the rest of the balance. */
 function releaser(s: OperatorSetup) {

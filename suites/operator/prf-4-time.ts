@@ -29,7 +29,7 @@ import {
   testClock,
   validLifetime,
   withOffset,
-} from './_support/kit.js';
+} from './_support/index.js';
 
 /** The offsets furthest from UTC that RFC 3339 dates use in practice. */
 const OFFSETS = [

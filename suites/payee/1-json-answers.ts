@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { scanJsonText } from '../../src/validator/index.js';
 import { assertThat, check, type PayeeRequestParams, payee, skip } from '../_lib/index.js';
-import { advanceClock, clockVerdict, corpus, harness, label, once } from './_support.js';
+import { advanceClock, clockVerdict, corpus, harness, label, once } from './_support/index.js';
 
 /** One answer of the payee, as received. */
 interface JsonAnswer {

@@ -1,14 +1,14 @@
 /**
  * Payee suite, CPR-1.0 section 2 with profile sections 1 and 2: every document rule the
  * validator applies, graded one requirement at a time on every CPR the payee emits (each rail,
- * each delivery form: the corpus of `_support.ts`, fetched once and validated once).
+ * each delivery form: the corpus of `_support/index.ts`, fetched once and validated once).
  *
  * The list is derived from the validator (`documentRequirementIds()`: its schema findings'
  * IDs and its rules' `requirements`), so a rule added there gets its check here.
  */
 import { classify, requirementById } from '../../src/catalog/index.js';
 import { assertThat, check, warn } from '../_lib/index.js';
-import { corpusVerdicts, DOCUMENT_RULE_IDS, label } from './_support.js';
+import { corpusVerdicts, DOCUMENT_RULE_IDS, label } from './_support/index.js';
 
 describe('CPR-1.0 section 2: the document rules, on every CPR the payee emits', () => {
   for (const id of DOCUMENT_RULE_IDS) {

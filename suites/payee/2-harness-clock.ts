@@ -6,7 +6,7 @@
  */
 import { parseRfc3339, validateMessage } from '../../src/validator/index.js';
 import { assertThat, check, skip } from '../_lib/index.js';
-import { advanceClock, CLOCK_SLACK_SECONDS, clockVerdict, harness, payeeNowMs } from './_support.js';
+import { advanceClock, CLOCK_SLACK_SECONDS, clockVerdict, harness, payeeNowMs } from './_support/index.js';
 
 describe('profile section 2: the optional test clock of the payee harness', () => {
   check(

@@ -23,7 +23,7 @@ import {
   payeeNowMs,
   referenceRequest,
   servedRails,
-} from './_support.js';
+} from './_support/index.js';
 
 /** A validity far above any sensible ceiling: 100 years, in seconds. */
 const HUNDRED_YEARS_SECONDS = 100 * 365 * 24 * 3600;

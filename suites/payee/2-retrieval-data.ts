@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { assertThat, check, expectOk, payee } from '../_lib/index.js';
-import { CORPUS_AMOUNT, referenceRequest, servedRails } from './_support.js';
+import { CORPUS_AMOUNT, referenceRequest, servedRails } from './_support/index.js';
 
 /** The distinctive request data of one retrieval, by where it was sent. */
 function probeHeaders(): { headers: Record<string, string>; values: Record<string, string> } {

@@ -3,7 +3,7 @@
  * of a token returns the full CPR as JSON.
  */
 import { assertThat, check, expectOk, expectStatus, payee, skip } from '../_lib/index.js';
-import { type CorpusEntry, corpus, deliveryProblems, label, referenceRequest } from './_support.js';
+import { type CorpusEntry, corpus, deliveryProblems, label, referenceRequest } from './_support/index.js';
 
 /** The reference-form entries of the corpus; fails on any that yielded no CPR. */
 async function retrieved(): Promise<Array<CorpusEntry & { cpr: unknown }>> {

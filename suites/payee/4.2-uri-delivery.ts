@@ -17,7 +17,7 @@ import {
   label,
   maxValiditySeconds,
   servedRails,
-} from './_support.js';
+} from './_support/index.js';
 
 type Entry = CorpusEntry & { cpr: unknown };
 

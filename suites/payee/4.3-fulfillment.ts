@@ -15,7 +15,11 @@ import {
   type HarnessResult,
   skip,
 } from '../_lib/index.js';
+import { assertRaced, runRace, singleWinner } from '../_lib/race.js';
 import { expiredRequests, freshRequest, harness, passTime, withClock } from './_support.js';
+
+/** Simultaneous fulfillments of one request_id in the race check. */
+const RACERS = 32;
 
 /** What an error answer said, for messages. */
 function said(r: HarnessResult<unknown>): string {
@@ -27,6 +31,26 @@ function said(r: HarnessResult<unknown>): string {
 }
 
 describe('CPR-1.0 section 4.3 rule 5: fulfillment through the payee harness', () => {
+  check(
+    `simultaneous-fulfillments-one-request-exactly-succeeds-${RACERS}`,
+    ['CPR-4.3-CONSUMED-REJECT', 'PRF-2-FULFILLMENT-DUPLICATE-409'],
+    `${RACERS} simultaneous fulfillments of one request_id: exactly one succeeds, the others answer 409 DUPLICATE_ID`,
+    async () => {
+      const { requestId } = await freshRequest();
+      const h = harness();
+      const race = await runRace(RACERS, h.raceFulfill?.bind(h, requestId), () => h.fulfill(requestId));
+      const what = 'simultaneous fulfillments of one request_id';
+      const winner = singleWinner(race, (r) => r.ok, what);
+      race.results.forEach((r, i) => {
+        if (i === winner) return;
+        const loser = `fulfillment ${i + 1} of ${RACERS} (not the one that succeeded)`;
+        expectErrorCode(r, 'DUPLICATE_ID', loser);
+        expectStatus(r, 409, loser);
+      });
+      assertRaced(race, what);
+    },
+  );
+
   check(
     'post-harness-fulfillments-request-id-answers-200',
     ['PRF-2-FULFILLMENT-FIRST-200'],

@@ -25,7 +25,7 @@ import {
   once,
   PAYEE_ERROR_STATUS,
   referenceRequest,
-} from './_support.js';
+} from './_support/index.js';
 
 /** One error answer of the payee, what caused it, and the CPR it must not leak (if known). */
 interface ErrorAnswer {

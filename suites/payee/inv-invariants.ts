@@ -5,7 +5,7 @@
  */
 import { validateCpr } from '../../src/validator/index.js';
 import { assertThat, check } from '../_lib/index.js';
-import { corpusDocuments, label } from './_support.js';
+import { corpusDocuments, label } from './_support/index.js';
 
 describe('CPR-1.0 invariants 1 and 8: no payer data', () => {
   check(

@@ -5,7 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { ALL_FIELDS, appliedSubInterface } from '../../src/validator/subinterface.js';
+import { ALL_FIELDS } from '../../src/model/cpr.js';
+import { appliedSubInterface } from '../../src/validator/subinterface.js';
 import { validateMessage } from '../../src/validator/validate-message.js';
 import {
   assertProperty,
@@ -33,7 +34,7 @@ import {
   paymentOrUnsupported,
   runsPerRail,
   short,
-} from './_wallet.js';
+} from './_support/index.js';
 
 /** The value an absent acquirer_id stands for (profile 3: written or not). */
 const ZERO_UUID = '00000000-0000-0000-0000-000000000000';

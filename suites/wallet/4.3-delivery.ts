@@ -17,7 +17,7 @@ import {
   isoFromNow,
   type JsonObject,
   short,
-} from './_wallet.js';
+} from './_support/index.js';
 
 const RESOLVES = ['CPR-4.3-WALLET-RESOLVES-URI'];
 

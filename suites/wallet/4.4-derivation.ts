@@ -7,9 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { encodeInlineUri } from '../../src/codec/uri.js';
+import { REQUIRED_FIELDS } from '../../src/model/cpr.js';
 import { amountArbitrary, CPR_RAILS } from '../../src/testing/arbitraries.js';
 import { CPR_MUTATIONS, type CprMutation } from '../../src/testing/mutations.js';
-import { appliedSubInterface, REQUIRED_FIELDS } from '../../src/validator/subinterface.js';
+import { appliedSubInterface } from '../../src/validator/subinterface.js';
 import { validateMessage } from '../../src/validator/validate-message.js';
 import { check, type DeriveInput, forEachWalletChannel, propertyOptions, skip } from '../_lib/index.js';
 import {
@@ -29,7 +30,7 @@ import {
   propertyPerRail,
   railCprArbitrary,
   short,
-} from './_wallet.js';
+} from './_support/index.js';
 
 /**
  * Mutations a wallet is not graded on: a non-UUID request_id (profile 1: a wallet accepts any

@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
+import type { SubInterface } from '../../src/model/cpr.js';
 import { amountArbitrary, CPR_RAILS } from '../../src/testing/arbitraries.js';
-import type { SubInterface } from '../../src/validator/subinterface.js';
 import {
   assertThat,
   check,
@@ -36,7 +36,7 @@ import {
   railCprArbitrary,
   short,
   supportedRails,
-} from './_wallet.js';
+} from './_support/index.js';
 
 const BIG_PAYER_AMOUNT = (2n ** 128n + 7n).toString();
 

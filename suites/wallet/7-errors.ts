@@ -13,7 +13,7 @@ import {
   HOUR,
   isoFromNow,
   type JsonObject,
-} from './_wallet.js';
+} from './_support/index.js';
 
 const EXPIRED_IDS = ['CPR-7-EXPIRED-REJECTED', 'CPR-INV-2-EXPIRY-ENFORCEMENT', 'CPR-INV-7-REJECTS-EXPIRED'];
 

@@ -17,7 +17,7 @@ import {
   payableCprArbitrary,
   paymentOrUnsupported,
   short,
-} from './_wallet.js';
+} from './_support/index.js';
 
 const VERSION_IDS = [
   'CPR-9-VERSION-VALIDATED',

@@ -4,7 +4,7 @@
  * a Payment through the sub-interface the fields complete, or UNSUPPORTED_RAIL with a message).
  */
 import fc from 'fast-check';
-import { RAIL_HINTS } from '../../src/validator/subinterface.js';
+import { RAIL_HINTS } from '../../src/model/cpr.js';
 import { check, type DeriveResult, forEachWalletChannel, skip } from '../_lib/index.js';
 import {
   baseCpr,
@@ -17,7 +17,7 @@ import {
   payableRails,
   paymentOrUnsupported,
   propertyPerRail,
-} from './_wallet.js';
+} from './_support/index.js';
 
 /** AMB-13: a Payment, or UNSUPPORTED_RAIL with a non-empty message; anything else is an error over the hint. */
 function tolerated(r: DeriveResult): boolean {

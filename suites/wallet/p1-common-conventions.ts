@@ -16,7 +16,7 @@ import {
   member,
   payableRail,
   short,
-} from './_wallet.js';
+} from './_support/index.js';
 
 /** `instantMs` written as local time with the offset `offsetMinutes` (e.g. +300 for +05:00). */
 function withOffset(instantMs: number, offsetMinutes: number): string {

@@ -1,8 +1,8 @@
 // Spec 4.4 derivation, step by step, and every error code of profile section 3.
 import { describe, expect, it, vi } from 'vitest';
-import { derivePayment } from '../../src/derivation/derive.js';
-import { DerivationFailure } from '../../src/derivation/errors.js';
-import { RAILS } from '../../src/derivation/rails.js';
+import { RAILS } from '../../src/model/cpr.js';
+import { derivePayment } from '../../src/reference/wallet/derive.js';
+import { DerivationFailure } from '../../src/reference/wallet/errors.js';
 import { getSchemaValidator } from '../../src/schemas/registry.js';
 import { context, cprFor, NOW } from './fixtures.js';
 

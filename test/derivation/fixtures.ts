@@ -1,5 +1,5 @@
 // Valid CPRs of every sub-interface for the derivation tests, and a derivation context.
-import type { Rail } from '../../src/derivation/rails.js';
+import type { Rail } from '../../src/model/cpr.js';
 
 /** The instant the tests derive at. */
 export const NOW = new Date('2026-06-01T12:00:00Z');

@@ -2,8 +2,8 @@
 // arbitraries (amounts up to 2^256 - 1, every asset type), the payment carries amount and asset unmodified.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { derivePayment } from '../../src/derivation/derive.js';
-import { RAILS } from '../../src/derivation/rails.js';
+import { RAILS } from '../../src/model/cpr.js';
+import { derivePayment } from '../../src/reference/wallet/derive.js';
 import { getSchemaValidator } from '../../src/schemas/registry.js';
 import { amountArbitrary, cprArbitrary } from '../../src/testing/arbitraries.js';
 import { context, cprFor, NOW } from './fixtures.js';

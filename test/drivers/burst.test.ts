@@ -8,8 +8,10 @@ import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { burst } from '../../src/drivers/burst.js';
-import type { HttpRequest } from '../../src/drivers/http.js';
+import { burst, burstThrough, raceFromBurst } from '../../src/drivers/burst.js';
+import { HttpClient, type HttpRequest, isProtocolError } from '../../src/drivers/http.js';
+import { createHttpOperator } from '../../src/drivers/http-operator.js';
+import { createHttpPayee } from '../../src/drivers/http-payee.js';
 import { Recorder } from '../../src/drivers/recorder.js';
 import { DriverTransportError } from '../../src/drivers/types.js';
 import { createLoopbackPki, type LoopbackPki } from '../../src/loopback/tls.js';
@@ -396,5 +398,114 @@ describe('burst: HTTP/2 when the target chooses it', () => {
     expect(seen.protocols).toEqual(new Set(['1.1']));
     const plain = await burst([{ method: 'GET', url: `${url}/x` }], { ca, http2: false });
     expect(plain.protocol).toBe('http/1.1');
+  });
+});
+
+describe('races through the default drivers', () => {
+  it('payee raceRetrieve: every racer read as retrieve reads it; an unreadable answer is an error, never a result', async () => {
+    let served = 0;
+    const { url } = await watching((_body, res) => {
+      served += 1;
+      const [status, body] =
+        served === 1
+          ? [200, { cpr_version: 'CPR-1.0' }]
+          : [410, { error: { code: 'TOKEN_CONSUMED', message: 'used' } }];
+      const text = JSON.stringify(body);
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(text);
+    });
+    const recorder = new Recorder();
+    const http = new HttpClient({ ca, recorder, target: 'payee' });
+    try {
+      const payee = createHttpPayee({ base_url: url }, http);
+      const race = await payee.raceRetrieve?.('tok', N);
+      expect(race?.results.filter((r) => r.ok)).toHaveLength(1);
+      expect(race?.results.filter((r) => !r.ok && r.error.code === 'TOKEN_CONSUMED')).toHaveLength(N - 1);
+      expect(race?.inFlight).toBe(N);
+      expect(race?.synchronisation).toBe('last byte, http/1.1');
+      expect(recorder.take()).toHaveLength(N);
+
+      const { url: broken } = await watching((_body, res) => {
+        res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end('oops');
+      });
+      const err = await createHttpPayee({ base_url: broken }, http)
+        .raceRetrieve?.('tok', 3)
+        .catch((e: unknown) => e);
+      expect(isProtocolError(err)).toBe(true);
+      expect((err as Error).message).toMatch(/a server error \(HTTP 500\)/);
+    } finally {
+      await http.close();
+    }
+  });
+
+  it('operator race: issue, renew and redeem bodies as the driver sends them; a racer without an answer ends the race', async () => {
+    const bodies: Array<{ url?: string; body: string }> = [];
+    const { url } = await watching((body, res) => {
+      bodies.push({ body });
+      res.writeHead(409, { 'content-type': 'application/json' });
+      res.end('{"error":{"code":"DUPLICATE_ID","message":"seen"}}');
+    });
+    const http = new HttpClient({ ca });
+    try {
+      const op = createHttpOperator({ base_url: url }, http);
+      const race = await op.race?.([
+        { op: 'issue', lockRequest: { request_id: 'r' } },
+        { op: 'renew', cashpack: { pack_id: 'p' }, entry: { renewal_id: 'e' } },
+        { op: 'redeem', cashpack: { pack_id: 'p' }, request: { redemption_id: 'd' } },
+      ]);
+      expect(race?.results.map((r) => [r.ok, r.status, r.error?.code])).toEqual([
+        [false, 409, 'DUPLICATE_ID'],
+        [false, 409, 'DUPLICATE_ID'],
+        [false, 409, 'DUPLICATE_ID'],
+      ]);
+      expect(
+        bodies
+          .map((b) => JSON.parse(b.body))
+          .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+      ).toEqual([
+        { cashpack: { pack_id: 'p' }, redemption_request: { redemption_id: 'd' } },
+        { cashpack: { pack_id: 'p' }, renewal_entry: { renewal_id: 'e' } },
+        { request_id: 'r' },
+      ]);
+      const server = createHttpsServer({ cert: pki.server.certPem, key: pki.server.keyPem }, (req) => {
+        req.resume();
+        req.on('end', () => req.socket.destroy());
+      });
+      const dead = await listen(server);
+      const err = await createHttpOperator({ base_url: dead }, http)
+        .race?.([{ op: 'issue', lockRequest: {} }])
+        .catch((e: unknown) => e);
+      expect((err as DriverTransportError).code).toBe('CPRC_TARGET_UNREACHABLE');
+    } finally {
+      await http.close();
+    }
+  });
+
+  it('burstThrough: a target whose circuit is open ends the burst at once', async () => {
+    const client = {
+      burstOptions: { timeoutMs: 1000, maxResponseBytes: 1024 },
+      circuit: () => ({ at: '2026-01-01T00:00:00.000Z', cause: 'connection refused', failures: 3 }),
+    };
+    const err = await burstThrough(client, [{ method: 'GET', url: 'https://127.0.0.1:1/x' }]).catch(
+      (e: unknown) => e,
+    );
+    expect((err as DriverTransportError).code).toBe('CPRC_TARGET_UNREACHABLE');
+    expect((err as Error).message).toMatch(/circuit open: .*stopped answering at 2026-01-01/);
+  });
+
+  it('raceFromBurst keeps the delivery figures and the racers in order', async () => {
+    const { url } = await watching();
+    const out = await burst(
+      Array.from({ length: 4 }, (_, i) => ({ method: 'POST' as const, url, json: { i } })),
+      { ca },
+    );
+    const race = raceFromBurst(out, (res) => (res.json as { echo: string }).echo);
+    expect(race.results).toEqual([0, 1, 2, 3].map((i) => JSON.stringify({ i })));
+    expect(race).toMatchObject({
+      inFlight: 4,
+      spreadMs: out.spreadMs,
+      synchronisation: 'last byte, http/1.1',
+    });
   });
 });

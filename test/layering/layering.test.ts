@@ -59,9 +59,29 @@ describe('layering of src/ (docs/conventions.md, Layers)', () => {
       violations(
         'src/',
         (to) => to === 'src/loopback/stack.ts',
-        (from) => from.startsWith('src/cli/') || from === 'src/index.ts' || from === 'src/reference/stack.ts', // TEMP forwarder
+        (from) => from.startsWith('src/cli/') || from === 'src/index.ts',
       ),
     ).toEqual([]);
+  });
+
+  it('each reference target keeps an HTTP-free core beside its server (wallet/derive.ts, operator/operator.ts)', () => {
+    const cores = [
+      'src/reference/wallet/derive.ts',
+      'src/reference/wallet/amount.ts',
+      'src/reference/wallet/rails.ts',
+      'src/reference/wallet/errors.ts',
+      'src/reference/operator/operator.ts',
+    ];
+    const offenders: string[] = [];
+    for (const file of cores) {
+      expect(graph.has(file), file).toBe(true);
+      const code = stripComments(readFileSync(join(root, file), 'utf8'));
+      const m = /from\s*'(node:https?|node:net|undici)'/.exec(code);
+      if (m) offenders.push(`${file} -> ${m[1]}`);
+      for (const to of graph.get(file) ?? [])
+        if (/\/server\.ts$/.test(to)) offenders.push(`${file} -> ${to}`);
+    }
+    expect(offenders).toEqual([]);
   });
 
   it('the codec never imports the validator', () => {

@@ -4,7 +4,7 @@
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLoopbackPki, type LoopbackPki } from '../../src/loopback/tls.js';
-import { type ReferenceWallet, startReferenceWallet } from '../../src/reference/wallet.js';
+import { type ReferenceWallet, startReferenceWallet } from '../../src/reference/wallet/index.js';
 import { getSchemaValidator } from '../../src/schemas/registry.js';
 import { context, cprFor, NOW } from '../derivation/fixtures.js';
 import { type MockPayee, startMockPayee } from './wallet-helpers.js';

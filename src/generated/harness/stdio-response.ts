@@ -13,8 +13,17 @@ export type StdioResponse =
   | DeriveResponse
   | DeriveError
   | {
+      /**
+       * The error: code INVALID_REQUEST and a message for a person.
+       */
       error: {
+        /**
+         * Always INVALID_REQUEST: the harness request itself was malformed (profile 3).
+         */
         code: 'INVALID_REQUEST';
+        /**
+         * Text for a person naming what was wrong with the harness request.
+         */
         message: string;
         [k: string]: unknown;
       };

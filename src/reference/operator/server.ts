@@ -39,7 +39,7 @@ export const DEFAULT_POLICY: Readonly<Policy> = Object.freeze<Policy>({
 
 /** Options of {@link startReferenceOperator}. */
 export interface ReferenceOperatorOptions {
-  /** Server certificate and key (PEM), e.g. from `createLoopbackPki()` in `src/reference/tls.ts`. */
+  /** Server certificate and key (PEM), e.g. from `createLoopbackPki()` in `src/loopback/tls.ts`. */
   tls: { certPem: string; keyPem: string };
   /** Listen address. Default `127.0.0.1` (loopback only). */
   host?: string;

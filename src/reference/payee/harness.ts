@@ -7,6 +7,8 @@
  */
 import { code as currencyByCode } from 'currency-codes';
 
+// Deliberately the payee's own copy of the rail list (the suite's is src/model/cpr.ts): the
+// reference stays independent of the checks that grade it.
 /** The RailHint enumeration (spec 2.4). */
 export const RAIL_HINTS = ['ON_CHAIN', 'SEPA_CT', 'SEPA_INST', 'ACH', 'PIX', 'UPI', 'SWIFT', 'OPEN'] as const;
 
@@ -67,6 +69,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NAMESPACED_KEY =
   /^(?:foundation:|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+[:.])/i;
 
+// Deliberately local (src/model/util.ts has the shared isObject): see the file's header.
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -1,17 +1,17 @@
 /**
  * Starts a deliberately broken Operator: the reference Operator (src/reference/operator) with
  * one spec-step method overridden by a subclass, on 127.0.0.1 behind a throwaway CA, following
- * the pattern of `src/reference/stack.ts`. Returns the run config pointing the suite at it (with
+ * the pattern of `src/loopback/stack.ts`. Returns the run config pointing the suite at it (with
  * the Operator's fresh test identities, profile section 5).
  */
 import { join } from 'node:path';
+import { createLoopbackPki, writeCaFile } from '../../../src/loopback/tls.js';
 import {
   type OperatorDeps,
   type ReferenceOperator,
   type ReferenceOperatorOptions,
   startReferenceOperator,
 } from '../../../src/reference/operator/index.js';
-import { createLoopbackPki, writeCaFile } from '../../../src/reference/tls.js';
 import type { StartedBroken } from '../types.js';
 
 /** Reference options a subject may set besides its class (a permitted variant's deployment choice). */

@@ -27,6 +27,7 @@ import { harnessExpireNoPackId } from './harness-expire-no-pack-id.js';
 import { idempotentReplays } from './idempotent-replays.js';
 import { ignoredSignature } from './ignored-signature.js';
 import { issue200 } from './issue-200.js';
+import { issueRace } from './issue-race.js';
 import { issuedBearerWrong } from './issued-bearer-wrong.js';
 import { lenientTimestamps } from './lenient-timestamps.js';
 import { missingSignature400 } from './missing-signature-400.js';
@@ -49,6 +50,7 @@ import { pubkeyLeaksPrivate } from './pubkey-leaks-private.js';
 import { redeemRace } from './redeem-race.js';
 import { redeemRefundsPrincipal } from './redeem-refunds-principal.js';
 import { redemptionIdReplay } from './redemption-id-replay.js';
+import { renewRace } from './renew-race.js';
 import { renewReportsOldBearer } from './renew-reports-old-bearer.js';
 import { renewalIdPerPack } from './renewal-id-per-pack.js';
 import { renewalIdReplay } from './renewal-id-replay.js';
@@ -72,6 +74,8 @@ export const faults: BrokenImplementation[] = [
   ignoredSignature,
   uncheckedChainDigest,
   redeemRace,
+  issueRace,
+  renewRace,
   noDepthLimit,
   noAmountLimit,
   noExpiryRange,

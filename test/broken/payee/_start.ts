@@ -1,11 +1,11 @@
 /**
  * Starts a deliberately broken payee: the reference payee (src/reference/payee) with one
  * component injected or one class subclassed, on 127.0.0.1 behind a throwaway CA, following the
- * pattern of `src/reference/stack.ts`. Returns the run config pointing the suite at it.
+ * pattern of `src/loopback/stack.ts`. Returns the run config pointing the suite at it.
  */
 import { join } from 'node:path';
+import { createLoopbackPki, writeCaFile } from '../../../src/loopback/tls.js';
 import { ReferencePayee, type ReferencePayeeOptions } from '../../../src/reference/payee/index.js';
-import { createLoopbackPki, writeCaFile } from '../../../src/reference/tls.js';
 import type { StartedBroken } from '../types.js';
 
 /** The ceilings the broken payees are configured with (those of the reference stack). */

@@ -11,6 +11,7 @@ import { emitsBom } from './emits-bom.js';
 import { endpointNotEncoded } from './endpoint-not-encoded.js';
 import { errorBodyNoMessage } from './error-body-no-message.js';
 import { errorLeaksCpr } from './error-leaks-cpr.js';
+import { fulfillRace } from './fulfill-race.js';
 import { fulfillment202 } from './fulfillment-202.js';
 import { fulfillmentAfterExpiry } from './fulfillment-after-expiry.js';
 import { fulfillmentNumberId404 } from './fulfillment-number-id-404.js';
@@ -54,6 +55,7 @@ export const faults: BrokenImplementation[] = [
   // the faults of the task (issue 4)
   tokenReuse,
   tokenRace,
+  fulfillRace,
   plainHttp,
   payerData,
   repeatedRequestId,

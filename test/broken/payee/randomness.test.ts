@@ -1,11 +1,11 @@
 /**
- * The token randomness tests of the payee suite (suites/payee/_randomness.ts): CSPRNG tokens of
+ * The token randomness tests of the payee suite (suites/payee/_support/randomness.ts): CSPRNG tokens of
  * the profile's shapes never trip them, and each kind of pattern does.
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { base32Lower } from '../../../src/reference/payee/index.js';
-import { randomnessProblems, tokenBits } from '../../../suites/payee/_randomness.js';
+import { randomnessProblems, tokenBits } from '../../../suites/payee/_support/randomness.js';
 
 const SAMPLE = 200;
 const base32Tokens = (bytes: number) => Array.from({ length: SAMPLE }, () => base32Lower(randomBytes(bytes)));

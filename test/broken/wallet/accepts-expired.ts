@@ -1,4 +1,4 @@
-import { createWalletCore } from '../../../src/reference/wallet.js';
+import { createWalletCore } from '../../../src/reference/wallet/index.js';
 import { brokenWallet } from './harness.js';
 
 /** Step 1's expiry check reads a clock stuck at 1970, so expired requests are derived. */

@@ -1,4 +1,4 @@
-import { createWalletCore } from '../../../src/reference/wallet.js';
+import { createWalletCore } from '../../../src/reference/wallet/index.js';
 import { bodyOf, brokenWallet, cprOf, editRequests } from './harness.js';
 
 /** Step 1 reads any JSON-number amount as digits, beyond 2^53 and with fractions too. */

@@ -1,4 +1,4 @@
-import { createWalletCore } from '../../../src/reference/wallet.js';
+import { createWalletCore } from '../../../src/reference/wallet/index.js';
 import { bodyOf, brokenWallet, cprOf, editRequests } from './harness.js';
 
 /** Step 1 skips the cpr_version check: any version of a direct CPR is read as CPR-1.0. */

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requirementById } from '../../../src/catalog/index.js';
-import { serveWalletLines } from '../../../src/reference/wallet.js';
+import { serveWalletLines } from '../../../src/reference/wallet/index.js';
 import { getSchemaValidator } from '../../../src/schemas/registry.js';
 import type { StartedBroken } from '../types.js';
 import { stdioEntry } from './harness.js';

@@ -1,4 +1,4 @@
-import { createWalletCore } from '../../../src/reference/wallet.js';
+import { createWalletCore } from '../../../src/reference/wallet/index.js';
 import { brokenWallet, cprOf, refusal, refuseFirst } from './harness.js';
 
 /** Step 1 refuses any extension key it does not know (it knows none). */

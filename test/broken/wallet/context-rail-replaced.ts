@@ -1,4 +1,4 @@
-import { createWalletCore } from '../../../src/reference/wallet.js';
+import { createWalletCore } from '../../../src/reference/wallet/index.js';
 import { brokenWallet, editPayments } from './harness.js';
 
 /** Step 7 puts the wallet's own rail record in the payment's context instead of the ExecutionContext given. */

@@ -7,18 +7,19 @@ import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { DerivationResult, DerivedPayment } from '../../../src/derivation/derive.js';
-import type { DerivationError } from '../../../src/derivation/errors.js';
-import { DEFAULT_SUPPORTED_RAILS, type Rail } from '../../../src/derivation/rails.js';
-import { packageRoot } from '../../../src/paths.js';
-import { writeSecret } from '../../../src/reference/stack.js';
+import { writeSecret } from '../../../src/loopback/stack.js';
 import {
   createCertificateAuthority,
   issueServerCertificate,
   LOOPBACK_HOSTS,
   writeCaFile,
-} from '../../../src/reference/tls.js';
-import { harnessAnswer, startWalletHarness, type WalletCore } from '../../../src/reference/wallet.js';
+} from '../../../src/loopback/tls.js';
+import type { Rail } from '../../../src/model/cpr.js';
+import { packageRoot } from '../../../src/paths.js';
+import type { DerivationResult, DerivedPayment } from '../../../src/reference/wallet/derive.js';
+import type { DerivationError } from '../../../src/reference/wallet/errors.js';
+import { harnessAnswer, startWalletHarness, type WalletCore } from '../../../src/reference/wallet/index.js';
+import { DEFAULT_SUPPORTED_RAILS } from '../../../src/reference/wallet/rails.js';
 import type { BrokenImplementation } from '../types.js';
 
 /** What a broken core is built from: the options of the reference core. */

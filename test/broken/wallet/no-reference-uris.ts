@@ -1,4 +1,4 @@
-import { derivePayment } from '../../../src/derivation/derive.js';
+import { derivePayment } from '../../../src/reference/wallet/derive.js';
 import { brokenWallet } from './harness.js';
 
 /** The wallet has no way to retrieve a reference URI (no fetcher): every token is refused. */

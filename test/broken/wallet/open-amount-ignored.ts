@@ -1,4 +1,4 @@
-import { createWalletCore } from '../../../src/reference/wallet.js';
+import { createWalletCore } from '../../../src/reference/wallet/index.js';
 import { bodyOf, brokenWallet, editRequests } from './harness.js';
 
 /** Step 4 ignores the payer's amount and fills an open amount with 1 unit. */

@@ -1,4 +1,4 @@
-import { createWalletCore } from '../../../src/reference/wallet.js';
+import { createWalletCore } from '../../../src/reference/wallet/index.js';
 import { brokenWallet, editPayments } from './harness.js';
 
 /** Step 6 answers a made-up authorization instead of the one the application produced (the context's). */

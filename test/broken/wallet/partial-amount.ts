@@ -1,4 +1,4 @@
-import { createWalletCore } from '../../../src/reference/wallet.js';
+import { createWalletCore } from '../../../src/reference/wallet/index.js';
 import { bodyOf, brokenWallet, editPayments } from './harness.js';
 
 /** Step 4 lets the payer's amount replace a fixed amount (a partial payment). */

@@ -1,4 +1,4 @@
-import { createWalletCore } from '../../../src/reference/wallet.js';
+import { createWalletCore } from '../../../src/reference/wallet/index.js';
 import { brokenWallet, editPayments } from './harness.js';
 
 /** Step 7 copies the payee descriptor only, without the CPR's sub-interface fields. */

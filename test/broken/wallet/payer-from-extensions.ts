@@ -1,4 +1,4 @@
-import { createWalletCore } from '../../../src/reference/wallet.js';
+import { createWalletCore } from '../../../src/reference/wallet/index.js';
 import { brokenWallet, cprOf, editPayments } from './harness.js';
 
 /** Member names this wallet takes a payer from, when the CPR's extensions carry one. */

@@ -2,9 +2,10 @@
  * Broken wallets for the rules of the revised profile (sections 1 to 3) and the classes of issue 7:
  * each is the reference core with one step replaced.
  */
-import type { DerivationResult } from '../../../src/derivation/derive.js';
-import { isRail } from '../../../src/derivation/rails.js';
-import { createWalletCore, type WalletCore } from '../../../src/reference/wallet.js';
+
+import { isRail } from '../../../src/model/cpr.js';
+import type { DerivationResult } from '../../../src/reference/wallet/derive.js';
+import { createWalletCore, type WalletCore } from '../../../src/reference/wallet/index.js';
 import { validateCpr } from '../../../src/validator/validate-cpr.js';
 import { bodyOf, brokenWallet, cprOf, editPayments, editRequests, refusal, refuseFirst } from './harness.js';
 

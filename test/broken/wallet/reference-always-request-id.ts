@@ -1,4 +1,4 @@
-import { createWalletCore } from '../../../src/reference/wallet.js';
+import { createWalletCore } from '../../../src/reference/wallet/index.js';
 import { brokenWallet, editPayments } from './harness.js';
 
 /** Step 5 ignores the memo: intent.reference is always the request_id. */

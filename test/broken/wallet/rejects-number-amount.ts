@@ -1,4 +1,4 @@
-import { createWalletCore } from '../../../src/reference/wallet.js';
+import { createWalletCore } from '../../../src/reference/wallet/index.js';
 import { brokenWallet, cprOf, refusal, refuseFirst } from './harness.js';
 
 /** Step 1 refuses every JSON-number amount, safe integers included. */

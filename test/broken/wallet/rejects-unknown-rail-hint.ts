@@ -1,5 +1,5 @@
-import { isRailHint } from '../../../src/derivation/rails.js';
-import { createWalletCore } from '../../../src/reference/wallet.js';
+import { isRailHint } from '../../../src/model/cpr.js';
+import { createWalletCore } from '../../../src/reference/wallet/index.js';
 import { brokenWallet, cprOf, refusal, refuseFirst } from './harness.js';
 
 /** Step 1 treats a rail_hint outside the eight values as a structure error. */

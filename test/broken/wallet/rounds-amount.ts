@@ -1,4 +1,4 @@
-import { createWalletCore } from '../../../src/reference/wallet.js';
+import { createWalletCore } from '../../../src/reference/wallet/index.js';
 import { brokenWallet, editPayments } from './harness.js';
 
 /** Step 4 passes the amount through a JS number, so amounts beyond 2^53 are rounded. */

@@ -1,5 +1,5 @@
-import { RAILS } from '../../../src/derivation/rails.js';
-import { createWalletCore } from '../../../src/reference/wallet.js';
+import { RAILS } from '../../../src/model/cpr.js';
+import { createWalletCore } from '../../../src/reference/wallet/index.js';
 import { brokenWallet } from './harness.js';
 
 /** Rails this wallet declares and executes: no instant-key rail, no SWIFT. */

@@ -1,5 +1,5 @@
-import type { DerivedPayment } from '../../../src/derivation/derive.js';
-import { createWalletCore } from '../../../src/reference/wallet.js';
+import type { DerivedPayment } from '../../../src/reference/wallet/derive.js';
+import { createWalletCore } from '../../../src/reference/wallet/index.js';
 import { brokenWallet, cprOf, editPayments } from './harness.js';
 
 /** Extension member names this wallet reads a payment state from (names the validator lets through). */

@@ -1,5 +1,5 @@
-import type { DerivedPayment } from '../../../src/derivation/derive.js';
-import { createWalletCore } from '../../../src/reference/wallet.js';
+import type { DerivedPayment } from '../../../src/reference/wallet/derive.js';
+import { createWalletCore } from '../../../src/reference/wallet/index.js';
 import { brokenWallet, editPayments } from './harness.js';
 
 /** Step 7 assembles the Payment in state PENDING instead of CREATED. */

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { parseRailList } from '../../../src/derivation/rails.js';
-import { serveWalletStdio, stdioAnswer } from '../../../src/reference/wallet.js';
+import { serveWalletStdio, stdioAnswer } from '../../../src/reference/wallet/index.js';
+import { parseRailList } from '../../../src/reference/wallet/rails.js';
 import { walletVariants } from '../../variants/wallet/index.js';
 import { walletFaults } from './index.js';
 

@@ -4,7 +4,7 @@
  * wrong shape, a status that does not go with its code). The suite must end every check that
  * meets such an answer as an error or a failure, never read it as the rejection it stands for.
  */
-import { createWalletCore } from '../../../src/reference/wallet.js';
+import { createWalletCore } from '../../../src/reference/wallet/index.js';
 import { brokenWallet, jsonAnswer, type RawHttpAnswer, refusedWith } from './harness.js';
 
 /** What the suite reports for a wallet whose EXPIRED refusals are unreadable on one channel. */

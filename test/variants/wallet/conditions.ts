@@ -1,5 +1,5 @@
-import { SUB_INTERFACES, subInterfaceOf } from '../../../src/derivation/rails.js';
-import { createWalletCore } from '../../../src/reference/wallet.js';
+import { createWalletCore } from '../../../src/reference/wallet/index.js';
+import { SUB_INTERFACES, subInterfaceOf } from '../../../src/reference/wallet/rails.js';
 import { cprOf, editPayments } from '../../broken/wallet/harness.js';
 import { walletVariant } from './harness.js';
 

@@ -3,7 +3,7 @@
  * with one step replaced, `../../broken/wallet/harness.ts`), but with a choice the contract allows
  * instead of a fault, so the whole wallet suite must pass against it.
  */
-import type { Rail } from '../../../src/derivation/rails.js';
+import type { Rail } from '../../../src/model/cpr.js';
 import type { PermittedVariant } from '../../broken/types.js';
 import { type CoreFactory, startBrokenWallet, type WalletFault } from '../../broken/wallet/harness.js';
 

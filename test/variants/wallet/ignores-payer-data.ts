@@ -1,4 +1,4 @@
-import { createWalletCore } from '../../../src/reference/wallet.js';
+import { createWalletCore } from '../../../src/reference/wallet/index.js';
 import { validateCpr } from '../../../src/validator/validate-cpr.js';
 import { bodyOf, editRequests } from '../../broken/wallet/harness.js';
 import { walletVariant } from './harness.js';

@@ -1,6 +1,6 @@
 import { decodeCprUri } from '../../../src/codec/uri.js';
-import type { DerivationResult } from '../../../src/derivation/derive.js';
-import { createWalletCore } from '../../../src/reference/wallet.js';
+import type { DerivationResult } from '../../../src/reference/wallet/derive.js';
+import { createWalletCore } from '../../../src/reference/wallet/index.js';
 import { validateCpr } from '../../../src/validator/validate-cpr.js';
 import { bodyOf, refusal } from '../../broken/wallet/harness.js';
 import { walletVariant } from './harness.js';

@@ -1,4 +1,4 @@
-import { createWalletCore } from '../../../src/reference/wallet.js';
+import { createWalletCore } from '../../../src/reference/wallet/index.js';
 import { walletVariant } from './harness.js';
 
 /** Serves only PIX and ACH (neither SEPA nor on-chain) and does not say so in the config. */

@@ -1,3 +1,3 @@
 import { defineSelfTest } from './define.js';
 
-defineSelfTest('payee');
+defineSelfTest('payee', { index: 1, of: 2 });

@@ -1,3 +1,5 @@
+// Deliberately the wallet's own HTTPS client (not src/net/request.ts): a reference
+// implementation shares no client with the suite that grades it.
 import { Agent, request } from 'undici';
 import { DerivationFailure } from './errors.js';
 

@@ -4,18 +4,21 @@
  * and the SPEC / PROFILE assertions on derivation answers (profile section 3).
  * @packageDocumentation
  */
+
 import { AssertionError } from 'node:assert';
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
+import { RAIL_HINTS, type SubInterface } from '../../../src/model/cpr.js';
+import { isObject } from '../../../src/model/util.js';
 import {
   amountArbitrary,
   CPR_RAILS,
   type CprRail,
   cprArbitrary,
   type JsonObject,
-} from '../../src/testing/arbitraries.js';
-import { appliedSubInterface, RAIL_HINTS, type SubInterface } from '../../src/validator/subinterface.js';
-import { validateCpr } from '../../src/validator/validate-cpr.js';
+} from '../../../src/testing/arbitraries.js';
+import { appliedSubInterface } from '../../../src/validator/subinterface.js';
+import { validateCpr } from '../../../src/validator/validate-cpr.js';
 import {
   assertProperty,
   context,
@@ -24,7 +27,7 @@ import {
   propertyOptions,
   skip,
   type WalletDriver,
-} from '../_lib/index.js';
+} from '../../_lib/index.js';
 
 export type { JsonObject };
 
@@ -502,9 +505,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 
 /** A member of a JSON object, or undefined. */
 export function member(obj: unknown, key: string): unknown {
-  return typeof obj === 'object' && obj !== null && !Array.isArray(obj)
-    ? (obj as JsonObject)[key]
-    : undefined;
+  return isObject(obj) ? obj[key] : undefined;
 }
 
 /** Short JSON of a value for messages (truncated). */

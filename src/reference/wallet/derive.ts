@@ -1,18 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { decodeCprUri } from '../codec/uri.js';
-import { validateCpr } from '../validator/index.js';
+import { decodeCprUri } from '../../codec/uri.js';
+import { isRail, isRailHint, type Rail, type SubInterface } from '../../model/cpr.js';
+import { isObject } from '../../model/util.js';
+import { validateCpr } from '../../validator/index.js';
 import { describeType, isAmountString, normalizeAmount } from './amount.js';
 import { type DerivationError, DerivationFailure } from './errors.js';
 import type { CprFetcher } from './fetch.js';
-import {
-  DEFAULT_SUPPORTED_RAILS,
-  isRail,
-  isRailHint,
-  type Rail,
-  SUB_INTERFACES,
-  type SubInterface,
-  subInterfaceOf,
-} from './rails.js';
+import { DEFAULT_SUPPORTED_RAILS, SUB_INTERFACES, subInterfaceOf } from './rails.js';
 
 /** A JSON object. */
 export type JsonObject = Record<string, unknown>;
@@ -498,10 +492,8 @@ function assemblePayment(cpr: ValidatedCpr, selection: RailSelection, parts: Pay
 
 // ---------------------------------------------------------------------------------------------
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
+// Deliberately the wallet's own RFC 3339 reader (not src/validator/rfc3339.ts): a reference
+// implementation shares no timestamp parser with the suite that grades it.
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /** Milliseconds since the epoch of an RFC 3339 timestamp (any offset), or undefined. */

@@ -1,27 +1,20 @@
+/**
+ * The reference wallet's transports (profile section 3): the HTTPS harness
+ * (`POST {harness}/derive`) and the stdio form, both serving a {@link WalletCore}.
+ *
+ * @packageDocumentation
+ */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
-import { type DerivationResult, derivePayment } from '../derivation/derive.js';
-import type { DerivationError } from '../derivation/errors.js';
-import { createHttpsCprFetcher } from '../derivation/fetch.js';
-import { DEFAULT_SUPPORTED_RAILS, type Rail } from '../derivation/rails.js';
-import type { ServerCertificate } from './tls.js';
+import type { ServerCertificate } from '../../loopback/tls.js';
+import { createWalletCore, type WalletCore, type WalletCoreOptions } from './core.js';
+import type { DerivationResult } from './derive.js';
+import type { DerivationError } from './errors.js';
 
 /** Largest harness request body accepted, in bytes. */
 const MAX_BODY_BYTES = 1024 * 1024;
-
-/** Options shared by both forms of the wallet harness (profile section 3). */
-export interface WalletCoreOptions {
-  /** PEM certificates of the CAs trusted when retrieving reference URIs (the suite CA among them). */
-  trustedCaPems: string[];
-  /** Rails the wallet executes (default: every rail but SWIFT). */
-  supportedRails?: readonly Rail[];
-  /** The wallet's clock (default: the system clock). */
-  clock?: () => Date;
-  /** Timeout of a CPR retrieval, in milliseconds (default 10 000). */
-  fetchTimeoutMs?: number;
-}
 
 /** Options of {@link startReferenceWallet}. */
 export interface ReferenceWalletOptions extends WalletCoreOptions {
@@ -37,43 +30,6 @@ export interface ReferenceWallet {
   harnessUrl: string;
   /** Stops the server and releases the CPR fetcher's connections. */
   close(): Promise<void>;
-}
-
-/** A derivation endpoint independent of its transport: the body in, `{payment}` or `{error}` out. */
-export interface WalletCore {
-  /** Derives from one harness body (already parsed). */
-  derive(body: unknown): Promise<DerivationResult>;
-  /** Releases the CPR fetcher's connections. */
-  close(): Promise<void>;
-}
-
-/**
- * The derivation behind both harness forms: {@link derivePayment} with an HTTPS fetcher that
- * trusts `trustedCaPems`, the configured rails and clock.
- *
- * @example
- * ```ts
- * const core = createWalletCore({ trustedCaPems: [caPem] });
- * const result = await core.derive({ uri, context });
- * await core.close();
- * ```
- */
-export function createWalletCore(options: WalletCoreOptions): WalletCore {
-  const fetcher = createHttpsCprFetcher({
-    trustedCaPems: options.trustedCaPems,
-    ...(options.fetchTimeoutMs !== undefined ? { timeoutMs: options.fetchTimeoutMs } : {}),
-  });
-  const supportedRails = options.supportedRails ?? DEFAULT_SUPPORTED_RAILS;
-  const clock = options.clock ?? (() => new Date());
-  return {
-    derive: (body) =>
-      derivePayment(body as Parameters<typeof derivePayment>[0], {
-        now: clock(),
-        supportedRails,
-        fetchCpr: fetcher.fetchCpr,
-      }),
-    close: () => fetcher.close(),
-  };
 }
 
 /**

@@ -1,8 +1,11 @@
 /**
- * Spec 4.4 derivation: the reference wallet's library.
+ * The reference wallet (spec 4.4, profile section 3): the HTTP-free derivation (`derive.ts`,
+ * `amount.ts`, `rails.ts`, `errors.ts`), its fetcher of reference URIs (`fetch.ts`), the core
+ * (`core.ts`) and its transports, the HTTPS harness and stdio (`server.ts`).
  * @packageDocumentation
  */
 export { describeType, isAmountString, type NormalizedAmount, normalizeAmount } from './amount.js';
+export { createWalletCore, type WalletCore, type WalletCoreOptions } from './core.js';
 export {
   type DerivationContextInput,
   type DerivationInput,
@@ -26,16 +29,20 @@ export {
 } from './fetch.js';
 export {
   DEFAULT_SUPPORTED_RAILS,
-  isRail,
-  isRailHint,
   parseRailList,
-  RAIL_HINTS,
-  RAILS,
-  type Rail,
-  type RailHint,
   SUB_INTERFACES,
-  type SubInterface,
   type SubInterfaceFields,
   subInterfaceOf,
   subInterfaceOfRail,
 } from './rails.js';
+export {
+  harnessAnswer,
+  type ReferenceWallet,
+  type ReferenceWalletOptions,
+  serveWalletLines,
+  serveWalletStdio,
+  startReferenceWallet,
+  startWalletHarness,
+  stdioAnswer,
+  type WalletHarnessOptions,
+} from './server.js';

@@ -11,6 +11,7 @@ export type DerivationErrorCode =
   | 'TOKEN_REJECTED'
   | 'INVALID_REQUEST';
 
+// Deliberately the wallet's own list (the suite's is DERIVE_REFUSAL_CODES in src/drivers/http-wallet.ts).
 /** Every {@link DerivationErrorCode}, in the profile's order. */
 export const DERIVATION_ERROR_CODES: readonly DerivationErrorCode[] = [
   'EXPIRED',

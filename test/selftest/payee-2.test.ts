@@ -1,3 +1,3 @@
 import { defineSelfTest } from './define.js';
 
-defineSelfTest('wallet');
+defineSelfTest('payee', { index: 2, of: 2 });

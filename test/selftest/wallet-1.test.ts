@@ -1,3 +1,3 @@
 import { defineSelfTest } from './define.js';
 
-defineSelfTest('operator');
+defineSelfTest('wallet', { index: 1, of: 2 });

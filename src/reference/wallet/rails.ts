@@ -7,18 +7,13 @@ import {
   ADDRESS_FIELDS,
   ALL_FIELDS,
   isRail,
-  isRailHint,
-  RAIL_HINTS,
   RAILS,
   type Rail,
-  type RailHint,
   REQUIRED_FIELDS,
   SUB_INTERFACE_OF_HINT,
   SUB_INTERFACE_SECTION,
   type SubInterface,
-} from '../model/cpr.js';
-
-export { isRail, isRailHint, RAIL_HINTS, RAILS, type Rail, type RailHint, type SubInterface };
+} from '../../model/cpr.js';
 
 /** Rails the reference wallet supports unless configured otherwise: all but `SWIFT`. */
 export const DEFAULT_SUPPORTED_RAILS: readonly Rail[] = RAILS.filter((r) => r !== 'SWIFT');

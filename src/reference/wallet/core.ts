@@ -1,0 +1,61 @@
+/**
+ * The reference wallet's core (profile section 3) independent of its transport: the spec 4.4
+ * derivation ({@link derivePayment}, `derive.ts`, HTTP-free) with an HTTPS fetcher of reference
+ * URIs, the configured rails and clock. `server.ts` serves it over the HTTPS harness and stdio.
+ *
+ * @packageDocumentation
+ */
+
+import type { Rail } from '../../model/cpr.js';
+import { type DerivationResult, derivePayment } from './derive.js';
+import { createHttpsCprFetcher } from './fetch.js';
+import { DEFAULT_SUPPORTED_RAILS } from './rails.js';
+
+/** Options shared by both forms of the wallet harness (profile section 3). */
+export interface WalletCoreOptions {
+  /** PEM certificates of the CAs trusted when retrieving reference URIs (the suite CA among them). */
+  trustedCaPems: string[];
+  /** Rails the wallet executes (default: every rail but SWIFT). */
+  supportedRails?: readonly Rail[];
+  /** The wallet's clock (default: the system clock). */
+  clock?: () => Date;
+  /** Timeout of a CPR retrieval, in milliseconds (default 10 000). */
+  fetchTimeoutMs?: number;
+}
+
+/** A derivation endpoint independent of its transport: the body in, `{payment}` or `{error}` out. */
+export interface WalletCore {
+  /** Derives from one harness body (already parsed). */
+  derive(body: unknown): Promise<DerivationResult>;
+  /** Releases the CPR fetcher's connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * The derivation behind both harness forms: {@link derivePayment} with an HTTPS fetcher that
+ * trusts `trustedCaPems`, the configured rails and clock.
+ *
+ * @example
+ * ```ts
+ * const core = createWalletCore({ trustedCaPems: [caPem] });
+ * const result = await core.derive({ uri, context });
+ * await core.close();
+ * ```
+ */
+export function createWalletCore(options: WalletCoreOptions): WalletCore {
+  const fetcher = createHttpsCprFetcher({
+    trustedCaPems: options.trustedCaPems,
+    ...(options.fetchTimeoutMs !== undefined ? { timeoutMs: options.fetchTimeoutMs } : {}),
+  });
+  const supportedRails = options.supportedRails ?? DEFAULT_SUPPORTED_RAILS;
+  const clock = options.clock ?? (() => new Date());
+  return {
+    derive: (body) =>
+      derivePayment(body as Parameters<typeof derivePayment>[0], {
+        now: clock(),
+        supportedRails,
+        fetchCpr: fetcher.fetchCpr,
+      }),
+    close: () => fetcher.close(),
+  };
+}

@@ -1,0 +1,550 @@
+/**
+ * Shared helpers of the Operator suite (Cash-Pack API 1.0 with profile section 4): the run's
+ * test identities, the well-known policy and key (read once per run), builders of signed
+ * messages, an independent recomputation of the chain digest, and small scenario steps.
+ *
+ * Every exchange goes through the Operator driver of the run (`operator()`), so it is recorded
+ * as evidence of the check that runs it. Nothing here prints a secret.
+ * @packageDocumentation
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import canonicalizeLib from 'canonicalize';
+import {
+  type Ed25519KeyPair,
+  type Ed25519PublicJwk,
+  generateEd25519KeyPair,
+  signObject,
+  verifyObject,
+} from '../../../src/crypto/ed25519.js';
+import type { CashPack } from '../../../src/generated/cashpack/cashpack.js';
+import type { LockRequest } from '../../../src/generated/cashpack/lock-request.js';
+import type { Policy } from '../../../src/generated/cashpack/policy.js';
+import type { RedemptionRequest } from '../../../src/generated/cashpack/redemption-request.js';
+import type { RenewalEntry } from '../../../src/generated/cashpack/renewal-entry.js';
+import type { RunConfig } from '../../../src/generated/tool/run-config.js';
+import { isObject } from '../../../src/model/util.js';
+import { signedRedemptionRequest, signedRenewalEntry } from '../../../src/testing/cashpack-messages.js';
+import { parseRfc3339 } from '../../../src/validator/rfc3339.js';
+import { validateMessage } from '../../../src/validator/validate-message.js';
+import {
+  type AnyResult,
+  assertThat,
+  context,
+  expectOk,
+  type OperatorDriver,
+  type OperatorResult,
+  operator,
+  skip,
+} from '../../_lib/index.js';
+
+export type { CashPack, LockRequest, Policy, RedemptionRequest, RenewalEntry };
+
+/** The `operator` section of the run config (test identities; secrets). */
+export type OperatorConfig = NonNullable<RunConfig['operator']>;
+
+/** Which configured principal signs a Lock Request (profile section 5). */
+export type PrincipalName = 'funded' | 'low_balance';
+
+/** What every Operator check needs: the driver, the config section, the policy and the key. */
+export interface OperatorSetup {
+  op: OperatorDriver;
+  config: OperatorConfig;
+  policy: Policy;
+  /** The published key (spec CP 4, 9 rule 3), as served. */
+  jwk: Ed25519PublicJwk & { kid: string };
+}
+
+let cachedWellKnown: { policy: Policy; jwk: Ed25519PublicJwk & { kid: string } } | undefined;
+
+/** True for a non-null, non-array object (the shared helper of src/model). */
+export { isObject };
+
+/** Schema findings of `doc` as one line each (`/path: message`), empty when valid. */
+export function schemaProblems(kind: string, doc: unknown): string[] {
+  return validateMessage(kind, doc).findings.map((f) => `${f.path || '/'}: ${f.message}`);
+}
+
+/** True when the policy members the checks rely on are usable (the full shape is a check of its own). */
+function usablePolicy(policy: unknown): policy is Policy {
+  if (!isObject(policy)) return false;
+  const integer = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
+  return (
+    typeof policy.max_amount === 'string' &&
+    /^[1-9][0-9]*$/.test(policy.max_amount) &&
+    integer(policy.min_expiry_seconds) &&
+    integer(policy.max_expiry_seconds) &&
+    integer(policy.max_chain_depth) &&
+    Array.isArray(policy.assets) &&
+    isObject(policy.assets[0])
+  );
+}
+
+/**
+ * The driver, config, policy and key of the run. The policy and key are read once per run
+ * (only a usable pair is kept); a check that depends on them is skipped, with the reason, when
+ * they are unusable (the well-known checks report that defect themselves).
+ */
+export async function setup(): Promise<OperatorSetup> {
+  const op = operator();
+  const config = context().config.operator ?? skip('no operator is configured (the "operator" section)');
+  if (cachedWellKnown === undefined) {
+    const policyResult = await op.policy();
+    const keyResult = await op.publicKey();
+    const policy = policyResult.body;
+    const jwk = keyResult.body;
+    if (!policyResult.ok || !usablePolicy(policy)) {
+      skip(
+        'the Operator policy (/.well-known/cashpack-policy.json) lacks usable limits or assets; see PRF-4-POLICY-SHAPE',
+      );
+    }
+    if (!keyResult.ok || !isObject(jwk) || jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519') {
+      skip(
+        'the Operator public key (/.well-known/cashpack-pubkey.json) is unusable; see CP-4-WELL-KNOWN-PUBKEY',
+      );
+    }
+    cachedWellKnown = {
+      policy: policy as Policy,
+      jwk: jwk as unknown as Ed25519PublicJwk & { kid: string },
+    };
+  }
+  return { op, config, ...cachedWellKnown };
+}
+
+/**
+ * The harness of the Operator driver, or a skip naming the missing configuration and `need`,
+ * what the check uses it for.
+ */
+export function harness(
+  s: OperatorSetup,
+  need = 'EXPIRED and CANCELLED cannot be reached',
+): NonNullable<OperatorDriver['harness']> {
+  return s.op.harness ?? skip(`the operator harness is not configured (operator.harness_url): ${need}`);
+}
+
+/** A fresh Ed25519 key pair (a disposable bearer key, spec CP 1 item 7). */
+export function newKey(): Ed25519KeyPair {
+  return generateEd25519KeyPair();
+}
+
+/** RFC 3339 with `Z`, whole seconds (profile 1). */
+export function utcSeconds(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/**
+ * A lifetime (seconds) inside the policy's expiry range, at least 60 s from either bound when
+ * the range allows (AMB-32: clock skew must not decide a check): one hour when that fits.
+ */
+export function validLifetime(policy: Policy): number {
+  const min = policy.min_expiry_seconds;
+  const max = policy.max_expiry_seconds;
+  if (max - min <= 120) return Math.floor((min + max) / 2);
+  return Math.min(Math.max(3600, min + 60), max - 60);
+}
+
+/** The amount the suite issues by default: 100 smallest units, or max_amount if smaller. */
+export function smallAmount(policy: Policy): string {
+  return BigInt(policy.max_amount) < 100n ? policy.max_amount : '100';
+}
+
+/** Options of {@link lockRequest}. */
+export interface LockOptions {
+  principal?: PrincipalName;
+  bearer?: Ed25519KeyPair;
+  amount?: string;
+  /** expires_at - now in seconds (default {@link validLifetime}). */
+  lifetimeSeconds?: number;
+  /** Members to change before signing. */
+  overrides?: Partial<LockRequest>;
+}
+
+/** Profile 4 LockRequest signed by a configured principal's key, with a fresh request_id. */
+export function lockRequest(
+  s: OperatorSetup,
+  options: LockOptions = {},
+): { request: LockRequest; bearer: Ed25519KeyPair } {
+  const principal = s.config.principals[options.principal ?? 'funded'];
+  const bearer = options.bearer ?? newKey();
+  const now = operatorNow();
+  const unsigned = {
+    request_id: randomUUID(),
+    principal_id: principal.principal_id,
+    amount: options.amount ?? smallAmount(s.policy),
+    asset: s.policy.assets[0] as LockRequest['asset'],
+    initial_bearer_pk: bearer.publicKey,
+    expires_at: utcSeconds(now + (options.lifetimeSeconds ?? validLifetime(s.policy)) * 1000),
+    created_at: utcSeconds(now),
+    ...options.overrides,
+  };
+  return {
+    request: signObject(
+      unsigned,
+      principal.private_key_jwk as Parameters<typeof signObject>[1],
+    ) as LockRequest,
+    bearer,
+  };
+}
+
+/** Profile 4 RenewalEntry for the current copy `pack`, signed by `signer`, handing it to `next`. */
+export function renewalEntry(
+  pack: CashPack,
+  signer: Ed25519KeyPair,
+  next: Ed25519KeyPair,
+  overrides: Partial<RenewalEntry> = {},
+): RenewalEntry {
+  return signedRenewalEntry(pack, signer, next, utcSeconds(operatorNow()), overrides);
+}
+
+/** Which redeemer identity a redemption carries. */
+export type RedeemerChoice = 'sufficient' | 'insufficient' | 'none';
+
+/** Profile 4 RedemptionRequest for the current copy `pack`, signed by `signer`. */
+export function redemptionRequest(
+  s: OperatorSetup,
+  pack: CashPack,
+  signer: Ed25519KeyPair,
+  redeemer: RedeemerChoice = 'sufficient',
+  overrides: Partial<RedemptionRequest> = {},
+): RedemptionRequest {
+  const tokens = s.config.redeemer_identity_tokens;
+  return signedRedemptionRequest(
+    pack,
+    signer,
+    {
+      identityToken: redeemer === 'none' ? undefined : tokens[redeemer],
+      destinationReference: 'cprc-suite-destination',
+      createdAt: utcSeconds(operatorNow()),
+    },
+    overrides,
+  );
+}
+
+/** An issued pack with the keys and request that made it. */
+export interface Issued {
+  pack: CashPack;
+  bearer: Ed25519KeyPair;
+  request: LockRequest;
+}
+
+/** Issues a pack (spec CP 4 issue) and asserts success; returns the signed cash-pack. */
+export async function issue(s: OperatorSetup, options: LockOptions = {}): Promise<Issued> {
+  const { request, bearer } = lockRequest(s, options);
+  const pack = expectOk(await s.op.issue(request), 'issue of a valid Lock Request') as CashPack;
+  assertThat(isObject(pack), 'the issue answer is a cash-pack object');
+  return { pack, bearer, request };
+}
+
+/** A renewal that succeeded: the updated pack and the new bearer key. */
+export interface Renewed {
+  pack: CashPack;
+  bearer: Ed25519KeyPair;
+  entry: RenewalEntry;
+}
+
+/** Renews `pack` from `bearer` to a fresh key (spec CP 4 renew) and asserts success. */
+export async function renew(s: OperatorSetup, pack: CashPack, bearer: Ed25519KeyPair): Promise<Renewed> {
+  const next = newKey();
+  const entry = renewalEntry(pack, bearer, next);
+  const updated = expectOk(await s.op.renew(pack, entry), 'renewal by the current bearer') as CashPack;
+  assertThat(isObject(updated), 'the renew answer is a cash-pack object');
+  return { pack: updated, bearer: next, entry };
+}
+
+/**
+ * Profile 4 chain digest, recomputed here independently of the implementations' code:
+ * d0 = SHA-256(JCS({pack_id, amount, asset, expires_at, initial_bearer_pk})),
+ * dN = SHA-256(ASCII of hex d(N-1) || JCS(renewal entry N, signature included)); lowercase hex.
+ * Returns every digest d0..dN.
+ */
+export function chainDigests(
+  pack: { pack_id: unknown; amount: unknown; asset: unknown; expires_at: unknown; renewal_chain: unknown },
+  initialBearerPk: string,
+): string[] {
+  const jcs = (value: unknown): Buffer => {
+    const text = canonicalizeLib(value);
+    if (typeof text !== 'string') throw new Error('a value of the cash-pack cannot be canonicalized (JCS)');
+    return Buffer.from(text, 'utf8');
+  };
+  const { pack_id, amount, asset, expires_at } = pack;
+  const digests = [
+    createHash('sha256')
+      .update(jcs({ pack_id, amount, asset, expires_at, initial_bearer_pk: initialBearerPk }))
+      .digest('hex'),
+  ];
+  const chain = Array.isArray(pack.renewal_chain) ? pack.renewal_chain : [];
+  for (const entry of chain) {
+    const prev = digests[digests.length - 1] as string;
+    digests.push(createHash('sha256').update(Buffer.from(prev, 'ascii')).update(jcs(entry)).digest('hex'));
+  }
+  return digests;
+}
+
+/**
+ * Asserts an Operator-signed object (cash-pack, confirmation) carries the published key's kid
+ * and a signature that verifies with it (profile 4; spec CP 9 rule 3; AMB-35).
+ */
+export function assertOperatorSigned(s: OperatorSetup, obj: unknown, what: string): void {
+  assertThat(isObject(obj), `${what} is a JSON object`);
+  assertThat(
+    obj.kid === s.jwk.kid,
+    `${what} carries "kid" ${JSON.stringify(s.jwk.kid)} of the published key (got ${JSON.stringify(obj.kid)})`,
+  );
+  assertThat(
+    verifyObject(obj, { kty: 'OKP', crv: 'Ed25519', x: s.jwk.x }),
+    `${what}: "signature" verifies with the published Operator key over the JCS bytes of the object without "signature"`,
+  );
+}
+
+/** Asserts a message validates against its profile schema, listing the findings. */
+export function assertSchema(kind: string, doc: unknown, what: string): void {
+  const problems = schemaProblems(kind, doc);
+  assertThat(
+    problems.length === 0,
+    `${what} has the profile section 4 shape (${kind}): ${problems.join('; ')}`,
+  );
+}
+
+/**
+ * PROFILE: asserts the HTTP status of an error answer and the profile 1 error body
+ * (`{"error": {"code", "message"}}`). Skips when the driver reports no status.
+ */
+export function expectProfileError(result: AnyResult, status: number, what = 'the answer'): void {
+  const r = result as OperatorResult;
+  const actual = r.status ?? r.error?.status;
+  if (actual === undefined)
+    skip('the driver reports no HTTP status (custom binding); PROFILE check not applicable');
+  assertThat(
+    actual === status,
+    `${what}: expected HTTP ${status}, got HTTP ${actual}${r.error?.code ? ` (code ${r.error.code})` : ''}`,
+  );
+  const problems = schemaProblems('cashpack/error-body', r.body);
+  assertThat(
+    problems.length === 0,
+    `${what}: the error body is {"error": {"code", "message"}}: ${problems.join('; ')}`,
+  );
+}
+
+/** Flips one character of a base64url signature so it no longer verifies (still well-formed). */
+export function corruptSignature(signature: string): string {
+  const i = Math.floor(signature.length / 2);
+  const c = signature[i] === 'A' ? 'B' : 'A';
+  return `${signature.slice(0, i)}${c}${signature.slice(i + 1)}`;
+}
+
+/** Shifts an RFC 3339 `Z` timestamp by `seconds`, keeping the whole-second form. */
+export function shiftTime(timestamp: string, seconds: number): string {
+  return utcSeconds(Date.parse(timestamp) + seconds * 1000);
+}
+
+/** A 64-digit lowercase hex digest that is not `digest`. */
+export function otherDigest(digest: string): string {
+  return createHash('sha256').update(`cprc-suite:${digest}`).digest('hex');
+}
+
+/** The status the issuing principal reads for `packId` (asserts success). */
+export async function statusOf(
+  s: OperatorSetup,
+  packId: string,
+  principal: PrincipalName = 'funded',
+): Promise<unknown> {
+  const body = expectOk(
+    await s.op.status(packId, s.config.principals[principal].status_credential),
+    'status read by the issuing principal',
+  );
+  return isObject(body) ? body.status : undefined;
+}
+
+// ------------------------------------------------------------------ time: the Operator's now
+
+/**
+ * The Operator's now minus the suite's, in ms: 0 until the optional test clock is used, then
+ * what its last answer said. Every timestamp the suite writes is relative to the Operator's now,
+ * so a clock advanced by one check does not make the next check's expiries look past.
+ */
+let operatorOffsetMs = 0;
+
+/** The Operator's now as the suite knows it (epoch ms). */
+export function operatorNow(): number {
+  return Date.now() + operatorOffsetMs;
+}
+
+/**
+ * `ms` written as RFC 3339 with a numeric offset of `offsetMinutes` (whole seconds), the same
+ * instant: `withOffset(Date.UTC(2026, 0, 1, 0), 14 * 60)` is `2026-01-01T14:00:00+14:00`.
+ */
+export function withOffset(ms: number, offsetMinutes: number): string {
+  const wall = new Date(Math.floor(ms / 1000) * 1000 + offsetMinutes * 60_000).toISOString().slice(0, 19);
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const abs = Math.abs(offsetMinutes);
+  const hh = String(Math.floor(abs / 60)).padStart(2, '0');
+  const mm = String(abs % 60).padStart(2, '0');
+  return `${wall}${sign}${hh}:${mm}`;
+}
+
+/** Epoch ms of an RFC 3339 text, or `undefined` (the suite's own reader). */
+export function instantOf(text: unknown): number | undefined {
+  if (typeof text !== 'string') return undefined;
+  return parseRfc3339(text)?.epochMs;
+}
+
+/** The optional test clock of the Operator harness, as probed once per run. */
+export type TestClock =
+  | {
+      present: true;
+      /** Advances the clock, asserting the profile answer; returns the Operator's new now (ms). */
+      advance(seconds: number): Promise<number>;
+      /** Takes `now` (ms), an answer of the clock, as the Operator's now from here on. */
+      follow(now: number): void;
+    }
+  | { present: false; reason: string; answer?: OperatorResult };
+
+let clockProbe: Promise<TestClock> | undefined;
+
+/**
+ * Advances the Operator's test clock by `seconds` and returns its new now (epoch ms), asserting
+ * the profile answer: 200 `{now}` in RFC 3339 with `Z`, at least the previous now plus `seconds`.
+ */
+async function advanceBy(
+  h: NonNullable<OperatorDriver['harness']>,
+  seconds: number,
+  previous: number,
+): Promise<number> {
+  const advance = h.advanceClock?.bind(h) ?? skip('the operator driver has no test clock');
+  const r = await advance(seconds);
+  expectOk(r, `POST {harness}/clock {"advance_seconds": ${seconds}}`);
+  assertThat(r.status === undefined || r.status === 200, `the test clock answers 200 (got HTTP ${r.status})`);
+  assertSchema('harness/clock-response', r.body, 'the test clock answer');
+  const now = instantOf((r.body as { now?: unknown }).now) as number;
+  assertThat(
+    now >= previous + seconds * 1000 - 1000,
+    `the test clock moved now forward by at least ${seconds} s (from ${new Date(previous).toISOString()} to ${new Date(now).toISOString()})`,
+  );
+  operatorOffsetMs = now - Date.now();
+  return now;
+}
+
+/**
+ * The Operator's optional test clock (profile: `POST {harness}/clock`), probed once per run with
+ * a one-second advance. Absent (with the reason) when no harness is configured, the driver has no
+ * clock, or the harness answers 404, 405 or 501 there. An answer that is not the profile's makes
+ * the probe fail the running check (the clock check reports it; an expiry check would wait).
+ */
+export async function testClock(s: OperatorSetup): Promise<TestClock> {
+  clockProbe ??= (async (): Promise<TestClock> => {
+    const h = s.op.harness;
+    if (h === undefined)
+      return { present: false, reason: 'the operator harness is not configured (operator.harness_url)' };
+    if (h.advanceClock === undefined)
+      return { present: false, reason: 'the operator driver offers no test clock' };
+    const r = await h.advanceClock(1);
+    if (r.absent === true)
+      return {
+        present: false,
+        reason: `the operator harness has no test clock (POST {harness}/clock answered HTTP ${r.status})`,
+      };
+    const now = instantOf(isObject(r.body) ? r.body.now : undefined);
+    if (!r.ok || now === undefined || (r.status !== undefined && r.status !== 200)) {
+      return { present: false, reason: 'the operator harness clock did not answer 200 {now}', answer: r };
+    }
+    operatorOffsetMs = now - Date.now();
+    let last = now;
+    return {
+      present: true,
+      advance: async (seconds: number) => {
+        last = await advanceBy(h, seconds, Math.max(last, operatorNow() - 1000));
+        return last;
+      },
+      follow: (now: number) => {
+        operatorOffsetMs = now - Date.now();
+        last = now;
+      },
+    };
+  })();
+  return clockProbe;
+}
+
+export { maxWaitMs } from '../../_lib/index.js';
+
+/** Waits `ms` of real time. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+// ------------------------------------------------------------------ money: the low-balance principal
+
+/**
+ * Units of the low-balance principal's configured balance this run has spent for good: redeemed
+ * (released to a redeemer, spec CP 3) or held by a cancelled pack (profile 4: returned to no one).
+ */
+let lowBalanceSpent = 0n;
+
+/**
+ * The low-balance principal's available balance now: the configured `available_balance` minus
+ * what this run has spent for good. Skips the check when the balance is not configured, or
+ * when it has run out.
+ */
+export function lowBalanceAvailable(s: OperatorSetup): bigint {
+  const configured =
+    s.config.principals.low_balance.available_balance ??
+    skip('operator.principals.low_balance.available_balance is not configured');
+  const left = BigInt(configured) - lowBalanceSpent;
+  if (left < 1n) skip("the low-balance principal's configured balance has been spent by earlier checks");
+  return left;
+}
+
+/** {@link lowBalanceAvailable} without skipping: `undefined` when unknown or spent. */
+export function lowBalanceLeft(s: OperatorSetup): bigint | undefined {
+  const configured = s.config.principals.low_balance.available_balance;
+  if (configured === undefined) return undefined;
+  const left = BigInt(configured) - lowBalanceSpent;
+  return left >= 1n ? left : undefined;
+}
+
+/** Records `units` of the low-balance principal's balance as spent for good (see above). */
+export function spendLowBalance(units: bigint): void {
+  lowBalanceSpent += units;
+}
+
+// ------------------------------------------------------------------ error codes
+
+/** Profile section 1: the HTTP status of each Operator error code. */
+export const PROFILE_ERROR_STATUS: Readonly<Record<string, number>> = {
+  INVALID_REQUEST: 400,
+  INVALID_SIGNATURE: 401,
+  BEARER_MISMATCH: 403,
+  REDEEMER_NOT_IDENTIFIED: 403,
+  FORBIDDEN: 403,
+  PACK_UNKNOWN: 404,
+  DUPLICATE_ID: 409,
+  CHAIN_DIGEST_MISMATCH: 409,
+  INSTRUMENT_NOT_ACTIVE: 409,
+  AMOUNT_EXCEEDS_LIMIT: 422,
+  EXPIRY_INVALID: 422,
+  INSUFFICIENT_BALANCE: 422,
+  CHAIN_DEPTH_EXCEEDED: 422,
+};
+
+/**
+ * Asserts an error answer whose `error.code` is one of `codes` (several when the request breaks
+ * more than one condition by nature: profile 4 leaves the order of tests free). An empty or
+ * other code fails.
+ */
+export function expectCodeIn(result: AnyResult, codes: readonly string[], what: string): string {
+  const r = result as OperatorResult;
+  assertThat(!r.ok, `${what}: expected an error ${codes.join(' or ')}, got a success (HTTP ${r.status})`);
+  const code = r.error?.code;
+  assertThat(
+    code !== undefined && codes.includes(code),
+    `${what}: expected error code ${codes.join(' or ')}, got ${code === undefined ? 'no code' : JSON.stringify(code)} (HTTP ${r.status ?? r.error?.status})`,
+  );
+  return code;
+}
+
+/**
+ * PROFILE: {@link expectCodeIn}, plus the HTTP status of the code's row in the profile table and
+ * the error body `{"error": {"code", "message"}}`.
+ */
+export function expectProfileCodeIn(result: AnyResult, codes: readonly string[], what: string): void {
+  const code = expectCodeIn(result, codes, what);
+  expectProfileError(result, PROFILE_ERROR_STATUS[code] as number, `${what} (${code})`);
+}
