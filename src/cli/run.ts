@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { CprcError } from '../errors.js';
+import { terminalLine } from '../reporters/safe-text.js';
 import {
   DEFAULT_MAX_DURATION_MS,
   DEFAULT_MAX_WAIT_MS,
@@ -22,6 +23,7 @@ interface RunCliOptions {
   runs: number;
   timeout?: number;
   maxWait?: number;
+  list?: boolean;
   bail?: boolean;
   driver?: string;
   reference?: boolean;
@@ -95,6 +97,7 @@ export function registerRun(program: Command): void {
       `longest real wait of an expiry check when the target has no test clock (default: timeouts.max_wait_ms of the config, else ${DEFAULT_MAX_WAIT_MS}); a check needing longer is skipped naming the wait`,
       integer('--max-wait', 0),
     )
+    .option('--list', 'list the checks and requirements this configuration would run; send nothing')
     .option('--bail', 'stop at the first failure')
     .option('--driver <file>', 'your driver module (exports createDrivers; see docs/drivers.md)')
     .option('--reference', 'start the reference stack and run every suite against it')
@@ -224,8 +227,8 @@ async function runCommand(opts: RunCliOptions, runsGiven = false): Promise<numbe
       ...(opts.seed === undefined ? ['--seed', String(seed)] : []),
     ];
     // loaded on use, so `cprc validate` does not pay for the runner at start-up
-    const { runSuites } = await import('../runner/run.js');
-    const result = await runSuites({
+    const { listSuiteChecks, runSuites } = await import('../runner/run.js');
+    const runOptions: Parameters<typeof runSuites>[0] = {
       configPath,
       ...(opts.target ? { targets: opts.target } : previous ? { targets: previous.targets } : {}),
       reportsDir,
@@ -253,7 +256,19 @@ async function runCommand(opts: RunCliOptions, runsGiven = false): Promise<numbe
         );
       },
       onProgress: (line) => process.stdout.write(`${line}\n`),
-    });
+    };
+    if (opts.list) {
+      // what the configuration would run, and the requirements it would exercise: nothing is sent
+      const listed = await listSuiteChecks(runOptions);
+      for (const check of listed)
+        process.stdout.write(`${terminalLine(check.id)}  ${terminalLine(check.title)}\n`);
+      const requirements = new Set(listed.flatMap((check) => check.requirements));
+      process.stdout.write(
+        `\n${listed.length} checks naming ${requirements.size} requirements would run (nothing was sent)\n`,
+      );
+      return listed.length > 0 ? 0 : 2;
+    }
+    const result = await runSuites(runOptions);
     const c = result.reports.counts;
     const v = result.reports.verdicts;
     process.stdout.write(
@@ -279,6 +294,8 @@ async function runCommand(opts: RunCliOptions, runsGiven = false): Promise<numbe
       );
       process.stdout.write(`signed: ${bundle} (check it with "cprc verify ${bundle} --key <public key>")\n`);
     }
+    // an interrupted run exits as the shell expects of a signalled command (128 + signal number)
+    if (controller.signal.aborted) return String(controller.signal.reason).includes('SIGTERM') ? 143 : 130;
     return result.exitCode;
   } finally {
     process.off('SIGINT', onInt);

@@ -239,6 +239,8 @@ function headersOf(res: IncomingMessage): Record<string, string> {
 }
 
 const ms = (from: bigint, to: bigint): number => Number(to - from) / 1e6;
+/** Milliseconds to the microsecond, for evidence. */
+const micro = (value: number): number => Math.round(value * 1000) / 1000;
 
 /** One request in flight and what came back. */
 interface Flight {
@@ -660,6 +662,12 @@ function toResult(
     url: req.url,
     request_headers: f.headers,
     ...(f.body !== undefined ? { request_body: f.body.toString('utf8') } : {}),
+    // the racer's timing, in the evidence (results.json `exchanges[].race`)
+    race: {
+      index: f.index,
+      ...(out.sentAtMs === undefined ? {} : { sent_ms: micro(out.sentAtMs) }),
+      ...(out.answeredAtMs === undefined ? {} : { answered_ms: micro(out.answeredAtMs) }),
+    },
   };
   const start = f.sentAt ?? releaseAt;
   const duration_ms = f.answeredAt === undefined ? 0 : Math.max(0, Math.round(ms(start, f.answeredAt)));

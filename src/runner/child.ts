@@ -14,15 +14,15 @@ import { createDefaultDrivers, loadDriverModule } from '../drivers/index.js';
 import { Recorder } from '../drivers/recorder.js';
 import type { Drivers } from '../drivers/types.js';
 import { CprcError } from '../errors.js';
-import type { RunEvent, Target, TestResult } from '../model/results.js';
+import { outcomeOfTest, type RunEvent, type Target, type TestResult } from '../model/results.js';
 import { packageRoot } from '../paths.js';
 import { secretsOf } from '../secrets/index.js';
 import { loadRunConfig, targetUrls } from './config.js';
 import { setRunContext } from './context.js';
 import { listSuiteFiles } from './files.js';
-import { applyShard, positions, selectChecks } from './plan.js';
+import { applyShard, checkIdOf, eachTest, positions, selectChecks } from './plan.js';
 import { CprcReporter, type CprcReporterOptions, progressLine, testId } from './reporter.js';
-import { CHILD_OPTIONS_ENV, type ChildOptions, type ChildPlan } from './types.js';
+import { CHILD_OPTIONS_ENV, type ChildOptions, type ChildPlan, type ListedCheck } from './types.js';
 
 /** How long a check still running at an interruption may take to finish (ms). */
 const INTERRUPT_GRACE_MS = 1000;
@@ -109,7 +109,18 @@ export async function runChildProcess(io: ChildIo): Promise<number> {
     started_at: new Date().toISOString(),
   });
 
-  const onResult = (r: TestResult): void => {
+  let interrupted = false;
+  const onResult = (result: TestResult): void => {
+    // A check that ends after an interruption was cut short by it: its failure says nothing of the
+    // target (aborted requests, a half-run property), so it carries no verdict.
+    const r: TestResult =
+      interrupted && (result.state === 'failed' || result.state === 'error' || result.state === 'warning')
+        ? {
+            ...result,
+            state: 'error',
+            message: `interrupted: the run was stopped while this check ran; no verdict (it said: ${result.message ?? 'nothing'})`,
+          }
+        : result;
     write({ type: 'test', ...r });
     io.progress(progressLine(r));
   };
@@ -135,7 +146,6 @@ export async function runChildProcess(io: ChildIo): Promise<number> {
     fileCount += files.length;
     for (const f of files) mocha.addFile(f);
   }
-  let interrupted = false;
   let runner: Mocha.Runner | undefined;
   const closeDrivers = (): Promise<unknown> => Promise.allSettled([defaults.close(), customClose?.()]);
   const stop = (): void => {
@@ -190,6 +200,20 @@ export async function runChildProcess(io: ChildIo): Promise<number> {
     }
     if (opts.only) plan.missing = selectChecks(mocha.suite, opts.suitesRoot, opts.only).missing;
     if (opts.shard || opts.only) writeFileSync(join(opts.eventsDir, 'plan.json'), JSON.stringify(plan));
+    if (opts.list) {
+      const listed: ListedCheck[] = [];
+      eachTest(mocha.suite, (test) => {
+        // mocha applies --grep when it runs; a listing applies it the same way (a substring of the full title)
+        if (opts.grep && !test.fullTitle().includes(opts.grep)) return;
+        listed.push({
+          id: checkIdOf(test, opts.suitesRoot),
+          title: test.fullTitle(),
+          requirements: outcomeOfTest(test)?.requirements ?? [],
+        });
+      });
+      writeFileSync(join(opts.eventsDir, 'list.json'), JSON.stringify(listed));
+      return 0;
+    }
     await new Promise<void>((resolve) => {
       runner = mocha.run(() => resolve());
     });

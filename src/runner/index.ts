@@ -36,6 +36,7 @@ export {
   DEFAULT_RUNS,
   DEFAULT_TEST_TIMEOUT_MS,
   failedCheckIds,
+  listSuiteChecks,
   type RunSuitesOptions,
   type RunSuitesResult,
   readEvents,

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomInt } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { loadCoverage } from '../catalog/coverage.js';
@@ -23,7 +24,7 @@ import {
   DEFAULT_TEST_TIMEOUT_MS,
 } from './defaults.js';
 import { PreflightError, preflight } from './preflight.js';
-import { CHILD_OPTIONS_ENV, type ChildOptions, type ChildPlan } from './types.js';
+import { CHILD_OPTIONS_ENV, type ChildOptions, type ChildPlan, type ListedCheck } from './types.js';
 
 export {
   DEFAULT_GRACE_MS,
@@ -131,7 +132,8 @@ export function readEvents(file: string): RunEvent[] {
  * process.exitCode = r.exitCode;
  * ```
  */
-export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesResult> {
+/** What {@link runSuites} and {@link listSuiteChecks} settle before any child runs. */
+function prepareRun(options: RunSuitesOptions) {
   const { config, configPath, configDir } = loadRunConfig(options.configPath);
   const targets = selectTargets(config, options.targets, options.driverModule !== undefined);
   if (targets.length === 0) throw new CprcError('CPRC_USAGE', 'no target to run; name one with --target');
@@ -157,6 +159,39 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
   const timeoutMs = options.timeoutMs ?? config.timeouts?.test_ms ?? DEFAULT_TEST_TIMEOUT_MS;
   const maxWaitMs = options.maxWaitMs ?? config.timeouts?.max_wait_ms ?? DEFAULT_MAX_WAIT_MS;
   const level: Level = options.level ?? (driverModule ? 'spec' : 'profile');
+  return {
+    config,
+    configPath,
+    configDir,
+    targets,
+    driverModule,
+    childEntry,
+    suitesRoot,
+    seed,
+    runs,
+    reportsDir,
+    timeoutMs,
+    maxWaitMs,
+    level,
+  };
+}
+
+export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesResult> {
+  const {
+    config,
+    configPath,
+    configDir,
+    targets,
+    driverModule,
+    childEntry,
+    suitesRoot,
+    seed,
+    runs,
+    reportsDir,
+    timeoutMs,
+    maxWaitMs,
+    level,
+  } = prepareRun(options);
   const baseline = options.baselineFile ? loadBaseline(options.baselineFile) : undefined;
 
   try {
@@ -291,6 +326,75 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
     };
   } finally {
     if (!keepEvents) rmSync(rawDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The checks a run with these options would run, and their requirement IDs (`cprc run --list`):
+ * the suites are loaded in a child exactly as a run would load them (targets, shard, selection,
+ * grep), and nothing is sent to a target: no preflight, no check, no report.
+ * @example
+ * ```ts
+ * for (const c of await listSuiteChecks({ configPath: 'run.json', reportsDir: 'reports' })) console.log(c.id);
+ * ```
+ */
+export async function listSuiteChecks(options: RunSuitesOptions): Promise<ListedCheck[]> {
+  const p = prepareRun(options);
+  return listChecks(
+    p.childEntry,
+    {
+      configPath: p.configPath,
+      suitesRoot: p.suitesRoot,
+      targets: p.targets,
+      reportsDir: p.reportsDir,
+      seed: p.seed,
+      runs: p.runs,
+      bail: false,
+      ...(options.shard ? { shard: options.shard } : {}),
+      ...(options.shard && options.shardTimings ? { shardTimings: options.shardTimings } : {}),
+      ...(options.only ? { only: options.only.checks } : {}),
+      timeoutMs: p.timeoutMs,
+      maxWaitMs: p.maxWaitMs,
+      level: p.level,
+      ...(options.grep ? { grep: options.grep } : {}),
+      ...(p.driverModule ? { driverModule: p.driverModule } : {}),
+    },
+    options,
+  );
+}
+
+/**
+ * Loads the suites in a child exactly as a run would (same targets, shard, selection and grep)
+ * and returns the checks it would run; nothing is sent to a target.
+ */
+async function listChecks(
+  childEntry: string,
+  base: Omit<ChildOptions, 'eventsDir' | 'list'>,
+  options: RunSuitesOptions,
+): Promise<ListedCheck[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'cprc-list-'));
+  try {
+    const optionsFile = join(dir, 'child-options.json');
+    writeFileSync(join(dir, 'events.ndjson'), '');
+    writeFileSync(
+      optionsFile,
+      JSON.stringify({ ...base, eventsDir: dir, list: true } satisfies ChildOptions),
+    );
+    const { code, signal, stderr } = await runChild(childEntry, optionsFile, {
+      ...options,
+      onProgress: () => {},
+    });
+    const file = join(dir, 'list.json');
+    if (!existsSync(file)) {
+      throw new CprcError(
+        'CPRC_INTERNAL',
+        stderr.trim().replace(/^cprc: /, '') ||
+          `the suite process ended (${signal ? `signal ${signal}` : `code ${code}`}) before listing the checks`,
+      );
+    }
+    return JSON.parse(readFileSync(file, 'utf8')) as ListedCheck[];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

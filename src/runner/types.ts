@@ -32,6 +32,8 @@ export interface ChildOptions {
   shardTimings?: Record<string, number>;
   /** Run only the checks with these ids (`--last-failed`, `cprc replay`). */
   only?: string[];
+  /** List the checks the run would run (`<eventsDir>/list.json`) and run none (`cprc run --list`). */
+  list?: boolean;
   /** Seed of the run. */
   seed: number;
   /** Runs per property. */
@@ -67,3 +69,13 @@ export interface ChildPlan {
 
 /** Environment variable naming the child's options file. */
 export const CHILD_OPTIONS_ENV = 'CPRC_CHILD_OPTIONS';
+
+/** One check a run would run (`cprc run --list`): nothing is sent to a target to list it. */
+export interface ListedCheck {
+  /** Results id: `<target>/<channel?>/<slug>`. */
+  id: string;
+  /** Full mocha title, `[ID ...] title` within its describe blocks. */
+  title: string;
+  /** Requirement IDs the check names. */
+  requirements: string[];
+}

@@ -16,12 +16,13 @@ import { assertThat, note, warn } from './index.js';
 /**
  * Widest spread, in milliseconds, between the first and the last racer's request leaving
  * complete, for a race to count. Beyond it the target may have handled the requests one after
- * another, so a single success shows nothing. From `npm run bench` (32 racers on loopback, 20
- * bursts, a 2-core machine under a load average of 14): the last-byte burst spread its last
- * bytes over 0.5-0.8 ms (median) and 2.5-13 ms at worst over HTTP/1.1 (0.04 ms over h2), where the
- * warm pool + `Promise.all` the suites used before reached 68-149 ms at worst. 50 ms admits every
- * synchronised burst with room for a slower machine, rejects the pool's tails, and stays well
- * under the window a check-then-write race needs (the race broken implementations write for 150 ms).
+ * another, so a single success shows nothing. From `npm run bench` (32 racers on loopback, median
+ * and worst of 20 bursts): the HTTP/1.1 last-byte burst spreads its last bytes over 0.45-0.5 ms
+ * (worst 0.66 ms) on a quiet 2-core machine and 0.5-0.8 ms (worst 2.5-13 ms) under a load
+ * average of 14; h2 single packet stays under 0.07 ms; the warm pool + `Promise.all` the suites
+ * used before reached 10.6 ms at worst when quiet and 54-193 ms under load. 50 ms admits every
+ * synchronised burst measured, with room for a slower machine, and stays well under the window a
+ * check-then-write race leaves open (the race broken implementations write for 150 ms).
  */
 export const RACE_SPREAD_BOUND_MS = 50;
 

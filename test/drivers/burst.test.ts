@@ -141,6 +141,9 @@ describe('burst: last-byte synchronisation', () => {
       request_headers: { accept: 'application/json', 'content-type': 'application/json' },
     });
     expect(evidence[5]?.response_body).toContain('racer');
+    expect(evidence[5]?.race?.index).toBe(5);
+    expect(evidence[5]?.race?.sent_ms).toBeCloseTo(out.results[5]?.sentAtMs as number, 2);
+    expect(evidence[5]?.race?.answered_ms).toBeCloseTo(out.results[5]?.answeredAtMs as number, 2);
   });
 
   it('holds a GET in its header block: the server has bytes of every request but no request head', async () => {

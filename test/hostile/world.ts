@@ -7,9 +7,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { packageRoot } from '../../src/paths.js';
 import { type ReferenceStack, startReferenceStack } from '../../src/loopback/stack.js';
 import { issueServerCertificate } from '../../src/loopback/tls.js';
+import { packageRoot } from '../../src/paths.js';
 import { type HostileDouble, type Mode, startHostileDouble } from './double.js';
 
 /**

@@ -10,6 +10,7 @@ import {
   publicKeyFromJwk,
   signObject,
 } from '../../src/crypto/ed25519.js';
+import { createLoopbackPki } from '../../src/loopback/tls.js';
 import type {
   CashPack,
   LockRequest,
@@ -21,7 +22,6 @@ import {
   type RunningOperator,
   startReferenceOperator,
 } from '../../src/reference/operator/index.js';
-import { createLoopbackPki } from '../../src/loopback/tls.js';
 import { signedRedemptionRequest, signedRenewalEntry } from '../../src/testing/cashpack-messages.js';
 import {
   createRecordingClient,

@@ -6,8 +6,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { decodeCprUri } from '../../src/codec/index.js';
 import { isCprcError } from '../../src/errors.js';
-import { type RunningPayee, startReferencePayee } from '../../src/reference/payee/index.js';
 import { createLoopbackPki, type LoopbackPki } from '../../src/loopback/tls.js';
+import { type RunningPayee, startReferencePayee } from '../../src/reference/payee/index.js';
 import {
   createRecordingClient,
   type Exchange,

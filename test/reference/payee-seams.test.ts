@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeCprUri, tokenFormatFindings } from '../../src/codec/index.js';
+import { createLoopbackPki, type LoopbackPki } from '../../src/loopback/tls.js';
 import {
   type ConsumeResult,
   type CreateRequestParams,
@@ -20,7 +21,6 @@ import {
   TokenStore,
   type ValidityWindow,
 } from '../../src/reference/payee/index.js';
-import { createLoopbackPki, type LoopbackPki } from '../../src/loopback/tls.js';
 import { validateCpr } from '../../src/validator/index.js';
 import { createRecordingClient, type RecordingClient } from '../_support/https.js';
 

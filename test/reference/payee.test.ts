@@ -6,9 +6,9 @@
 import { isValidIBAN } from 'ibantools';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { decodeCprUri, readQrPng, tokenFormatFindings } from '../../src/codec/index.js';
+import { createLoopbackPki } from '../../src/loopback/tls.js';
 import { isValidAbaRouting, toChecksumAddress } from '../../src/reference/payee/documents.js';
 import { RAIL_HINTS, type RunningPayee, startReferencePayee } from '../../src/reference/payee/index.js';
-import { createLoopbackPki } from '../../src/loopback/tls.js';
 import { validateCpr } from '../../src/validator/index.js';
 import {
   createRecordingClient,

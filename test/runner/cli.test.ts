@@ -124,6 +124,35 @@ describe('cprc run against live and dead targets', () => {
     expect(existsSync(join(reports, '.raw', 'events.ndjson'))).toBe(false);
   });
 
+  it('--list names the checks and requirements a configuration would run, and sends nothing', async () => {
+    // a listener that counts connections: --list must open none (no preflight, no check)
+    let connections = 0;
+    const counter = createServer((socket) => {
+      connections += 1;
+      socket.destroy();
+    });
+    await new Promise<void>((r) => counter.listen(0, '127.0.0.1', r));
+    const url = `https://127.0.0.1:${(counter.address() as AddressInfo).port}`;
+    try {
+      const { configPath, dir } = await writeConfig({
+        payee: { base_url: url, harness_url: `${url}/harness` },
+      });
+      const reports = join(dir, 'reports');
+      const r = await cprcRun(['--config', configPath, '--reports', reports, '--list', '--grep', 'CPR-5-']);
+      expect(r.code, r.stderr).toBe(0);
+      const lines = r.stdout.split('\n').filter((l) => l.startsWith('payee/'));
+      expect(lines.length).toBeGreaterThan(0);
+      expect(lines.every((l) => l.includes('CPR-5-'))).toBe(true);
+      expect(r.stdout).toMatch(
+        new RegExp(`${lines.length} checks naming \\d+ requirements would run \\(nothing was sent\\)`),
+      );
+      expect(connections).toBe(0);
+      expect(existsSync(reports)).toBe(false);
+    } finally {
+      await new Promise<void>((r) => counter.close(() => r()));
+    }
+  });
+
   it('prints the seed and progress, exits 0 on a conformant payee and 1 on a broken one', async () => {
     const good = await startPayee();
     const bad = await startPayee({ serveTwice: true });
@@ -204,7 +233,7 @@ describe('cprc run against live and dead targets', () => {
     const r = await cprcRun(['--config', configPath, '--reports', reports], (child) => {
       cli = child;
     });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(130);
     expect(r.stdout).toContain('✓ [CPR-5-TOKEN-REUSE-ERROR]');
     expect(r.stdout).toMatch(/INCOMPLETE: interrupted \(SIGINT\)/);
     const results = JSON.parse(readFileSync(join(reports, 'results.json'), 'utf8'));

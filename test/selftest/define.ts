@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { faultsByTarget } from '../broken/all.js';
+import { recordSelfTestRun } from '../broken/matrix-record.js';
 import { runFault, runVariant } from '../broken/run-fault.js';
 import type { BrokenTarget } from '../broken/types.js';
 import { variantsByTarget } from '../variants/all.js';
@@ -29,6 +30,7 @@ export function defineSelfTest(
     for (const fault of mine(faultsByTarget[target])) {
       it(`${fault.id}: ${fault.fault}`, async () => {
         const run = await runFault(fault);
+        await recordSelfTestRun({ kind: 'broken', fault: fault.fault, ...run });
         const detail = [`exit ${run.exitCode}`, ...run.problems, run.stderr.trim()]
           .filter(Boolean)
           .join('\n');
@@ -41,6 +43,7 @@ export function defineSelfTest(
     for (const variant of mine(variantsByTarget[target])) {
       it(`${variant.id} (permitted): ${variant.choice}`, async () => {
         const run = await runVariant(variant);
+        await recordSelfTestRun({ kind: 'variant', choice: variant.choice, clause: variant.clause, ...run });
         const detail = [`exit ${run.exitCode}`, ...run.problems, run.stderr.trim()]
           .filter(Boolean)
           .join('\n');

@@ -341,6 +341,23 @@ export interface Exchange {
    * True on the exchange the failed assertion was about (the last exchange of the counterexample replay).
    */
   failing?: boolean;
+  /**
+   * On each exchange of a race check's synchronised burst (issue 11): when its request left complete and when its answer was complete, in milliseconds from the release of the burst.
+   */
+  race?: {
+    /**
+     * Position of the racer in the burst.
+     */
+    index: number;
+    /**
+     * Milliseconds from the release to the instant the request's last byte left; absent when the target answered before the release.
+     */
+    sent_ms?: number;
+    /**
+     * Milliseconds from the release to the instant the answer was complete (or failed).
+     */
+    answered_ms?: number;
+  };
 }
 /**
  * HTTP header fields, lower-case names; secrets redacted.
