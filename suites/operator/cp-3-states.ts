@@ -31,7 +31,7 @@ import {
   renewalEntry,
   setup,
   statusOf,
-} from './_support/kit.js';
+} from './_support/index.js';
 
 type Terminal = 'REDEEMED' | 'EXPIRED' | 'CANCELLED';
 

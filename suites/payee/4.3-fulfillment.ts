@@ -16,7 +16,7 @@ import {
   skip,
 } from '../_lib/index.js';
 import { assertRaced, runRace, singleWinner } from '../_lib/race.js';
-import { expiredRequests, freshRequest, harness, passTime, withClock } from './_support.js';
+import { expiredRequests, freshRequest, harness, passTime, withClock } from './_support/index.js';
 
 /** Simultaneous fulfillments of one request_id in the race check. */
 const RACERS = 32;

@@ -15,7 +15,6 @@ import {
   skip,
 } from '../_lib/index.js';
 import { assertRaced, runRace, singleWinner } from '../_lib/race.js';
-import { randomnessProblems } from './_randomness.js';
 import {
   CLOCK_SLACK_SECONDS,
   corpus,
@@ -32,7 +31,8 @@ import {
   type ReferenceRequest,
   referenceRequest,
   withClock,
-} from './_support.js';
+} from './_support/index.js';
+import { randomnessProblems } from './_support/randomness.js';
 
 /** Simultaneous retrievals of one token in the race check. */
 const RACE_WIDTH = 32;
