@@ -64,7 +64,10 @@ function verdictOf(value: string): Verdict {
   else {
     const digits = value.slice(2);
     if (digits === digits.toLowerCase() || digits === digits.toUpperCase()) {
-      v = /[a-fA-F]/.test(digits) ? { kind: 'single-case', fixed: toChecksumAddress(value) } : OK;
+      // a single-case address whose checksum form is itself (no letter the hash makes upper case,
+      // or digits only) is correctly written: EIP-55 cannot tell it apart, so it is no warning
+      const fixed = /[a-fA-F]/.test(digits) ? toChecksumAddress(value) : value;
+      v = fixed === value ? OK : { kind: 'single-case', fixed };
     } else {
       const expected = toChecksumAddress(value);
       v = value === expected ? OK : { kind: 'bad', expected };
