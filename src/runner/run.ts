@@ -176,22 +176,33 @@ function prepareRun(options: RunSuitesOptions) {
   };
 }
 
+/** The child's options of a run (all but where its events go), from what {@link prepareRun} settled. */
+function childOptionsOf(
+  p: ReturnType<typeof prepareRun>,
+  options: RunSuitesOptions,
+): Omit<ChildOptions, 'eventsDir' | 'list'> {
+  return {
+    configPath: p.configPath,
+    suitesRoot: p.suitesRoot,
+    targets: p.targets,
+    reportsDir: p.reportsDir,
+    seed: p.seed,
+    runs: p.runs,
+    bail: options.bail ?? false,
+    ...(options.shard ? { shard: options.shard } : {}),
+    ...(options.shard && options.shardTimings ? { shardTimings: options.shardTimings } : {}),
+    ...(options.only ? { only: options.only.checks } : {}),
+    timeoutMs: p.timeoutMs,
+    maxWaitMs: p.maxWaitMs,
+    level: p.level,
+    ...(options.grep ? { grep: options.grep } : {}),
+    ...(p.driverModule ? { driverModule: p.driverModule } : {}),
+  };
+}
+
 export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesResult> {
-  const {
-    config,
-    configPath,
-    configDir,
-    targets,
-    driverModule,
-    childEntry,
-    suitesRoot,
-    seed,
-    runs,
-    reportsDir,
-    timeoutMs,
-    maxWaitMs,
-    level,
-  } = prepareRun(options);
+  const prepared = prepareRun(options);
+  const { config, configDir, targets, childEntry, seed, runs, reportsDir, level } = prepared;
   const baseline = options.baselineFile ? loadBaseline(options.baselineFile) : undefined;
 
   try {
@@ -236,24 +247,7 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
   }
   const eventsFile = join(rawDir, 'events.ndjson');
   writeFileSync(eventsFile, '');
-  const childOptions: ChildOptions = {
-    configPath,
-    suitesRoot,
-    targets,
-    reportsDir,
-    eventsDir: rawDir,
-    seed,
-    runs,
-    bail: options.bail ?? false,
-    ...(options.shard ? { shard: options.shard } : {}),
-    ...(options.shard && options.shardTimings ? { shardTimings: options.shardTimings } : {}),
-    ...(options.only ? { only: options.only.checks } : {}),
-    timeoutMs,
-    maxWaitMs,
-    level,
-    ...(options.grep ? { grep: options.grep } : {}),
-    ...(driverModule ? { driverModule } : {}),
-  };
+  const childOptions: ChildOptions = { ...childOptionsOf(prepared, options), eventsDir: rawDir };
   const optionsFile = join(rawDir, 'child-options.json');
   writeFileSync(optionsFile, JSON.stringify(childOptions, null, 2));
   options.onStart?.({ seed, runs, targets, reportsDir });
@@ -339,28 +333,8 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
  * ```
  */
 export async function listSuiteChecks(options: RunSuitesOptions): Promise<ListedCheck[]> {
-  const p = prepareRun(options);
-  return listChecks(
-    p.childEntry,
-    {
-      configPath: p.configPath,
-      suitesRoot: p.suitesRoot,
-      targets: p.targets,
-      reportsDir: p.reportsDir,
-      seed: p.seed,
-      runs: p.runs,
-      bail: false,
-      ...(options.shard ? { shard: options.shard } : {}),
-      ...(options.shard && options.shardTimings ? { shardTimings: options.shardTimings } : {}),
-      ...(options.only ? { only: options.only.checks } : {}),
-      timeoutMs: p.timeoutMs,
-      maxWaitMs: p.maxWaitMs,
-      level: p.level,
-      ...(options.grep ? { grep: options.grep } : {}),
-      ...(p.driverModule ? { driverModule: p.driverModule } : {}),
-    },
-    options,
-  );
+  const prepared = prepareRun(options);
+  return listChecks(prepared.childEntry, { ...childOptionsOf(prepared, options), bail: false }, options);
 }
 
 /**

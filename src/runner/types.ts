@@ -3,7 +3,7 @@
  * (targets, states, test results, run events) is `src/model/results.ts`.
  * @packageDocumentation
  */
-import type { Level, Target } from '../model/results.js';
+import type { ConformanceResults, Level, Target } from '../model/results.js';
 
 /**
  * Options handed by the parent to the mocha child, as a JSON file named in the environment
@@ -55,14 +55,7 @@ export interface ChildOptions {
 /** What the child tells the parent about its plan (`<eventsDir>/plan.json`), when sharded or selected. */
 export interface ChildPlan {
   /** The shard run, with the digest of the whole plan and the units kept. */
-  shard?: {
-    index: number;
-    total: number;
-    plan_digest: string;
-    units: string[];
-    checks: number;
-    balanced_by: 'checks' | 'timings';
-  };
+  shard?: NonNullable<ConformanceResults['shard']>;
   /** Ids asked for that no check has. */
   missing?: string[];
 }
