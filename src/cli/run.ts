@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { CprcError } from '../errors.js';
 import { terminalLine } from '../reporters/safe-text.js';
+import { waitSummary } from '../reporters/waits.js';
 import {
   DEFAULT_MAX_DURATION_MS,
   DEFAULT_MAX_WAIT_MS,
@@ -276,7 +277,8 @@ async function runCommand(opts: RunCliOptions, runsGiven = false): Promise<numbe
         `${c.expected_failure > 0 ? `, ${c.expected_failure} expected failures` : ''} (of ${c.total})` +
         `${result.incomplete ? `\nINCOMPLETE: ${result.incompleteReason}` : ''}` +
         `\nSPEC conformance:    ${v.spec.summary}\nPROFILE conformance: ${v.profile.summary}` +
-        `\nlevel asked: ${result.level} (the exit status follows it)\nseed ${result.seed}; reports in ${reportsDir}\n`,
+        `\nlevel asked: ${result.level} (the exit status follows it)\n${waitSummary(result.events.flatMap((e) => (e.type === 'test' ? [e] : [])))}` +
+        `\nseed ${result.seed}; reports in ${reportsDir}\n`,
     );
     if (c.total === 0 && !result.incomplete) {
       // Nothing was tested: a passing verdict would be vacuous (wrong --grep, --target or a missing build).

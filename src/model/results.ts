@@ -110,6 +110,8 @@ export interface CheckOutcome {
   channel?: WalletChannel;
   /** Property details. */
   property?: PropertyInfo;
+  /** Real time the check slept for an instant to pass (`waitRealTime`), ms. */
+  waited_ms?: number;
   /**
    * Evidence chosen by the check itself (e.g. a property's counterexample replay); when absent the
    * reporter attaches every exchange recorded while the test ran.

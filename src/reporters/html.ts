@@ -11,6 +11,7 @@ import type { ReportModel } from './model.js';
 import { commandLine, curlCommand, stdioCommand } from './reproduce.js';
 import { partOfRun } from './summary.js';
 import type { RequirementVerdict } from './types.js';
+import { waitSummary } from './waits.js';
 
 /**
  * Escapes text for HTML element content and quoted attribute values; control characters other
@@ -312,6 +313,7 @@ export function renderHtml(model: ReportModel): string {
     `<dt>started</dt><dd>${e(doc.started_at)}</dd>`,
     `<dt>finished</dt><dd>${doc.finished_at ? e(doc.finished_at) : '(not finished)'}</dd>`,
     `<dt>seed</dt><dd><code>${e(String(doc.seed))}</code> (${e(String(doc.runs))} runs per property)</dd>`,
+    `<dt>waits</dt><dd>${e(waitSummary(doc.tests))}</dd>`,
     `<dt>reproduce</dt><dd><code>${e(commandLine(model.command))}</code></dd>`,
     '</dl>',
     `<p>Level asked: <strong>${e(doc.level)}</strong> (the verdict above and the exit status follow it)${doc.fail_on_skip ? '; --fail-on-skip' : ''}.</p>`,

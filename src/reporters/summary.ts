@@ -7,6 +7,7 @@
 import type { TestResult } from '../model/results.js';
 import type { ReportModel } from './model.js';
 import { commandLine } from './reproduce.js';
+import { waitSummary } from './waits.js';
 
 /** GitHub's limit for one step summary (1 MiB). */
 export const SUMMARY_MAX_BYTES = 1024 * 1024;
@@ -218,7 +219,7 @@ export function renderSummary(model: ReportModel, options: SummaryOptions = {}):
   out.push(
     '## Reproduce',
     '',
-    `Seed ${doc.seed}, ${doc.runs} runs per property. To run again with the same inputs:`,
+    `Seed ${doc.seed}, ${doc.runs} runs per property; ${waitSummary(doc.tests)}. To run again with the same inputs:`,
     '',
     '```sh',
     commandLine(model.command).replace(/```/g, '` ` `'),

@@ -101,6 +101,7 @@ export class CprcReporter {
       const position = opts.positionOf?.(test);
       if (position !== undefined) result.position = position;
       if (outcome?.property) result.property = outcome.property;
+      if (outcome?.waited_ms !== undefined) result.waited_ms = outcome.waited_ms;
       const err = errors.get(test);
       if (hookFailure !== undefined) {
         result.state = 'error';

@@ -156,6 +156,23 @@ export function maxWaitMs(): number {
   return getRunContext().maxWaitMs;
 }
 
+/**
+ * Sleeps `ms` of real time so that an instant passes on a target without a test clock, and
+ * records the wait in the running check's result (`waited_ms`; the reports name the run's
+ * longest wait). Callers bound `ms` by {@link maxWaitMs} and skip instead when it is longer.
+ * @example
+ * ```ts
+ * if (waitMs > maxWaitMs()) skip(`needs a real wait of ${waitMs} ms, above --max-wait`);
+ * await waitRealTime(waitMs);
+ * ```
+ */
+export async function waitRealTime(ms: number): Promise<void> {
+  const wait = Math.max(0, Math.round(ms));
+  const outcome = active;
+  await new Promise((resolve) => setTimeout(resolve, wait));
+  if (outcome && wait > 0) outcome.waited_ms = (outcome.waited_ms ?? 0) + wait;
+}
+
 /** Channel of the {@link forEachWalletChannel} block being defined. */
 let definingChannel: WalletChannel | undefined;
 

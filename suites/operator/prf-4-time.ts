@@ -7,7 +7,16 @@
  * offers one (no sleep), else by waiting when the wait is at most the run's maximum wait, else
  * skipped naming the wait it would need: the report shows which of the two checks ran.
  */
-import { assertThat, check, context, expectErrorCode, expectOk, onCheckEnd, skip } from '../_lib/index.js';
+import {
+  assertThat,
+  check,
+  context,
+  expectErrorCode,
+  expectOk,
+  onCheckEnd,
+  skip,
+  waitRealTime,
+} from '../_lib/index.js';
 import {
   type CashPack,
   expectCodeIn,
@@ -24,7 +33,6 @@ import {
   redemptionRequest,
   renewalEntry,
   setup,
-  sleep,
   statusOf,
   testClock,
   validLifetime,
@@ -289,7 +297,7 @@ describe('Cash-Pack API section 3 and profile section 4: real expiry on every en
       const packs = await issueNearMinimum(s);
       const early = await statusOf(s, packs.forStatus.pack_id);
       assertThat(early === 'ACTIVE', `right after issue the pack is ACTIVE (got ${JSON.stringify(early)})`);
-      await sleep(Math.max(packs.lastExpiry + 1500 - operatorNow(), 0));
+      await waitRealTime(Math.max(packs.lastExpiry + 1500 - operatorNow(), 0));
       await assertExpiredEverywhere(s, packs);
     },
     { timeoutMs: maxWaitMs() + Math.max(context().timeoutMs, 60_000) },

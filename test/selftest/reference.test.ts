@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,6 +66,15 @@ describe('self-test: cprc run --reference', () => {
     const bad = results.tests.filter((t) => ['failed', 'warning', 'error'].includes(t.state));
     expect(bad.map((t) => `${t.state} ${t.title}: ${t.message ?? ''}`)).toEqual([]);
     expect(results.counts.passed).toBeGreaterThan(50);
+  });
+
+  it('sleeps no longer than 1 s in any check: expiry goes through the reference test clocks, and the reports say so', () => {
+    const waits = results.tests.map((t) => (t as { waited_ms?: number }).waited_ms ?? 0);
+    expect(Math.max(0, ...waits)).toBeLessThanOrEqual(1000);
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain(
+      'no check slept waiting for time to pass',
+    );
+    expect(stdout).toContain('no check slept waiting for time to pass');
   });
 
   it('skips only with a reason', () => {

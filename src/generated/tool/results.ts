@@ -60,6 +60,10 @@ export type TestResult = {
    */
   duration_ms: number;
   /**
+   * Real time the check slept waiting for an instant to pass (an expiry on a target without a test clock), milliseconds; absent when it slept not at all.
+   */
+  waited_ms?: number;
+  /**
    * Exchanges with the target made by the test, in order.
    */
   exchanges: Exchange[];

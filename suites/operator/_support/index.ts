@@ -465,11 +465,6 @@ export async function testClock(s: OperatorSetup): Promise<TestClock> {
 
 export { maxWaitMs } from '../../_lib/index.js';
 
-/** Waits `ms` of real time. */
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 // ------------------------------------------------------------------ money: the low-balance principal
 
 /**

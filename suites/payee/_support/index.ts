@@ -114,11 +114,6 @@ export async function inBatches<T, R>(
   return out;
 }
 
-/** Resolves after `ms` milliseconds (expiry checks; bounded by {@link maxWaitMs} by callers). */
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
-}
-
 /**
  * Every field name a CPR can carry (spec 2.1-2.8): base fields, payee descriptor, requested value
  * and every sub-interface field. An error body holding any of them as a member leaks the CPR
@@ -643,7 +638,7 @@ export async function passTime(instantMs: number, what: string, pastMs = 1000): 
       `${what}: it needs a real wait of ${Math.ceil(waitMs / 1000)} s, above --max-wait ${Math.round(maxWaitMs() / 1000)} s; ${why}`,
     );
   }
-  await sleep(waitMs);
+  await lib.waitRealTime(waitMs);
   const done = {
     how: waitMs > 0 ? ('wait' as const) : ('none' as const),
     waitedMs: Math.max(0, waitMs),
