@@ -11,5 +11,7 @@ export default defineConfig({
     // child processes: one worker more than the cores keeps both cores busy (vitest's default on
     // a 2-core machine is a single worker).
     maxWorkers: availableParallelism() + 1,
+    // The run gets a private TMPDIR and fails naming any temporary entry it leaves (issue 10).
+    globalSetup: ['test/_support/tmp-guard.ts'],
   },
 });

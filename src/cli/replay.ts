@@ -106,7 +106,11 @@ async function replay(resultsPath: string, checkId: string, opts: ReplayOptions)
     );
     return 1;
   } finally {
-    await stack?.close();
-    if (stackDir) await rm(stackDir, { recursive: true, force: true });
+    try {
+      await stack?.close();
+    } finally {
+      // the stack's CA key and run config go even when a server did not close cleanly
+      if (stackDir) await rm(stackDir, { recursive: true, force: true });
+    }
   }
 }

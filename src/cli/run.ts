@@ -205,15 +205,36 @@ async function runCommand(opts: RunCliOptions, runsGiven = false): Promise<numbe
 
   let stack: { configPath: string; close(): Promise<void> } | undefined;
   let stackDir: string | undefined;
+  // The reference stack runs in this process, where a real target would run in its own: a defect
+  // that escapes one of its handlers must fail the checks that reach it (they see an answer missing
+  // or broken), never end the run that is judging it.
+  let stackFaults = 0;
+  const onStackFault = (err: unknown): void => {
+    stackFaults += 1;
+    if (stackFaults === 1)
+      process.stderr.write(
+        `cprc: the reference stack failed (${err instanceof Error ? err.message : String(err)}); the checks that reach it report what it answered\n`,
+      );
+  };
+  if (opts.reference) {
+    process.on('uncaughtException', onStackFault);
+    process.on('unhandledRejection', onStackFault);
+  }
   try {
     let configPath = opts.config ? resolve(opts.config) : '';
     if (opts.reference) {
       // Reference stack (src/loopback/stack.ts): its throwaway CA key and run config (private keys,
       // credentials) live in a private temporary folder removed when the run ends, never in the
       // reports folder; results.json carries the config with its secrets redacted.
-      const { startReferenceStack } = await import('../loopback/stack.js');
+      const { STACK_TARGETS, startReferenceStack } = await import('../loopback/stack.js');
       stackDir = await mkdtemp(join(tmpdir(), 'cprc-reference-'));
-      stack = await startReferenceStack({ workDir: stackDir });
+      // only the targets this run tests (a mutant's run, a shard of one target, starts less)
+      const wanted = opts.target ?? previous?.targets;
+      const stackTargets = wanted ? STACK_TARGETS.filter((t) => wanted.includes(t)) : undefined;
+      stack = await startReferenceStack({
+        workDir: stackDir,
+        ...(stackTargets && stackTargets.length > 0 ? { targets: stackTargets } : {}),
+      });
       configPath = stack.configPath;
       process.stdout.write(
         'cprc: reference stack started on 127.0.0.1 (its configuration is in results.json)\n',
@@ -302,7 +323,13 @@ async function runCommand(opts: RunCliOptions, runsGiven = false): Promise<numbe
   } finally {
     process.off('SIGINT', onInt);
     process.off('SIGTERM', onTerm);
-    await stack?.close();
-    if (stackDir) await rm(stackDir, { recursive: true, force: true });
+    process.off('uncaughtException', onStackFault);
+    process.off('unhandledRejection', onStackFault);
+    try {
+      await stack?.close();
+    } finally {
+      // the stack's CA key and run config go even when a server did not close cleanly
+      if (stackDir) await rm(stackDir, { recursive: true, force: true });
+    }
   }
 }

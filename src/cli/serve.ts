@@ -102,8 +102,11 @@ async function serve(target: string, opts: { configOut?: string; port?: number; 
       await writeSecret(configPath, `${JSON.stringify(stack.config, null, 2)}\n`);
     }
   } catch (err) {
-    await stack.close();
-    await rm(workDir, { recursive: true, force: true });
+    try {
+      await stack.close();
+    } finally {
+      await rm(workDir, { recursive: true, force: true });
+    }
     throw err;
   }
 
@@ -135,8 +138,12 @@ async function serve(target: string, opts: { configOut?: string; port?: number; 
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   });
-  await stack.close();
-  await rm(workDir, { recursive: true, force: true });
+  try {
+    await stack.close();
+  } finally {
+    // the work folder holds the CA key and the run config: removed even when a server did not close
+    await rm(workDir, { recursive: true, force: true });
+  }
   process.stdout.write(`cprc serve: ${signal} received, servers stopped\n`);
 }
 

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { Requirement } from '../catalog/index.js';
 import type { Exchange, TestResult } from '../model/results.js';
 import type { ReportModel } from './model.js';
-import { commandLine, curlCommand, stdioCommand } from './reproduce.js';
+import { commandLine, commandNotRecorded, curlCommand, stdioCommand } from './reproduce.js';
 import { partOfRun } from './summary.js';
 import type { RequirementVerdict } from './types.js';
 import { waitSummary } from './waits.js';
@@ -314,7 +314,10 @@ export function renderHtml(model: ReportModel): string {
     `<dt>finished</dt><dd>${doc.finished_at ? e(doc.finished_at) : '(not finished)'}</dd>`,
     `<dt>seed</dt><dd><code>${e(String(doc.seed))}</code> (${e(String(doc.runs))} runs per property)</dd>`,
     `<dt>waits</dt><dd>${e(waitSummary(doc.tests))}</dd>`,
-    `<dt>reproduce</dt><dd><code>${e(commandLine(model.command))}</code></dd>`,
+    model.commandRecorded
+      ? `<dt>reproduce</dt><dd><code>${e(commandLine(model.command))}</code></dd>`
+      : `<dt>command</dt><dd>${e(commandNotRecorded(doc))} A run with the same seed, runs, level and targets ` +
+          `(give your configuration): <code>${e(commandLine(model.command))}</code></dd>`,
     '</dl>',
     `<p>Level asked: <strong>${e(doc.level)}</strong> (the verdict above and the exit status follow it)${doc.fail_on_skip ? '; --fail-on-skip' : ''}.</p>`,
     `<ul><li>SPEC conformance: <span class="verdict-${e(doc.verdicts.spec.verdict)}">${e(doc.verdicts.spec.summary)}</span></li>` +

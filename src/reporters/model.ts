@@ -41,7 +41,12 @@ export interface ReportInput {
   incomplete_reason?: string;
   /** The run configuration; redacted again here (private keys, credentials, tokens). */
   config: Record<string, unknown>;
-  /** The exact command line that reproduces the run (argv); a `cprc run` line is made when absent. */
+  /**
+   * The command line that produced the run (argv), recorded in results.json and shown to
+   * reproduce it. When absent (results of a version that did not record it, a run started
+   * through the API), the reports say that it was not recorded and offer a `cprc run` line with
+   * the run's seed, runs, level and targets.
+   */
   command?: readonly string[];
   /** Literal secret values to erase from every report, wherever they appear (defence in depth). */
   secrets?: readonly string[];
@@ -65,8 +70,10 @@ export interface ReportModel {
   sourceTitles: Record<string, string>;
   /** The ambiguity register. */
   ambiguities: readonly Ambiguity[];
-  /** argv that reproduces the run. */
+  /** argv that reproduces the run: its recorded command, else a `cprc run` line rebuilt from the start event. */
   command: string[];
+  /** False when the run recorded no command line and `command` was rebuilt (the reports say so). */
+  commandRecorded: boolean;
   /** CA file to pass to curl (`tls.ca_file` of the config, else `ca.pem`). */
   caFile: string;
   /** What covers each requirement outside this run (suites/catalog/coverage.json), when known. */
@@ -273,7 +280,7 @@ function asEvent(value: unknown, index: number): RunEvent {
   return value as RunEvent;
 }
 
-/** A `cprc run` command line from the start event, when the runner gives none. */
+/** A `cprc run` command line from the start event (seed, runs, level, targets), when the run recorded none. */
 function defaultCommand(start: StartEvent): string[] {
   const argv = [
     'cprc',
@@ -285,6 +292,7 @@ function defaultCommand(start: StartEvent): string[] {
     '--runs',
     String(start.runs),
   ];
+  if (start.level) argv.push('--level', start.level);
   for (const target of start.targets) argv.push('--target', target);
   return argv;
 }
@@ -380,6 +388,7 @@ export function buildModel(input: ReportInput): ReportModel {
     profile: levelVerdict('profile', tests, catalog, targets, blockers),
   };
 
+  const recorded = input.command && input.command.length > 0 ? input.command : undefined;
   const doc: ConformanceResults = {
     results_version: '1.0',
     suite_version: start.suite_version,
@@ -403,6 +412,7 @@ export function buildModel(input: ReportInput): ReportModel {
     target_urls: redactConfig(start.target_urls ?? {}) as ConformanceResults['target_urls'],
     config_summary: config,
     ...(input.run?.config_digest ? { config_digest: input.run.config_digest } : {}),
+    ...(recorded ? { command: [...recorded] } : {}),
     counts,
     verdict: verdicts[level].verdict,
     verdicts,
@@ -427,7 +437,8 @@ export function buildModel(input: ReportInput): ReportModel {
     ambiguities: Array.isArray(input.ambiguities)
       ? (input.ambiguities as readonly Ambiguity[])
       : ((input.ambiguities as { ambiguities?: readonly Ambiguity[] }).ambiguities ?? []),
-    command: input.command ? [...input.command] : defaultCommand(start),
+    command: recorded ? [...recorded] : defaultCommand(start),
+    commandRecorded: recorded !== undefined,
     caFile: typeof tls?.ca_file === 'string' && tls.ca_file !== '' ? tls.ca_file : 'ca.pem',
     ...(walletCommand ? { walletCommand } : {}),
     ...(input.coverage ? { coverage: input.coverage } : {}),

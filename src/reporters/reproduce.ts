@@ -1,5 +1,5 @@
 /** Shell lines that reproduce an exchange (style.md habit 3: every failure can be reproduced). */
-import type { Exchange } from '../model/results.js';
+import type { ConformanceResults, Exchange } from '../model/results.js';
 
 /**
  * Quotes one argument for a POSIX shell: bare when it holds only safe characters, otherwise in
@@ -18,6 +18,28 @@ export function shellQuote(arg: string): string {
 /** A command line from argv, each argument quoted with {@link shellQuote}. */
 export function commandLine(argv: readonly string[]): string {
   return argv.map(shellQuote).join(' ');
+}
+
+/**
+ * What the reports say instead of a run's command line when its results.json records none (it
+ * was written by a version that did not record it, or the run was started through the API):
+ * that it was not recorded, and what is known of the run.
+ *
+ * @example
+ * ```ts
+ * commandNotRecorded(doc);
+ * // 'The command line of this run was not recorded (results.json of cpr-conformance 0.0.9,
+ * //  run started 2026-05-01T10:00:00.000Z, targets payee, operator).'
+ * ```
+ */
+export function commandNotRecorded(
+  doc: Pick<ConformanceResults, 'suite_version' | 'started_at' | 'targets'>,
+): string {
+  const targets = doc.targets.length > 0 ? doc.targets.join(', ') : '(none)';
+  return (
+    `The command line of this run was not recorded (results.json of cpr-conformance ${doc.suite_version}, ` +
+    `run started ${doc.started_at}, targets ${targets}).`
+  );
 }
 
 /** A here-document delimiter that is not a line of `body` (so the body cannot end it early). */

@@ -6,7 +6,7 @@
 
 import type { TestResult } from '../model/results.js';
 import type { ReportModel } from './model.js';
-import { commandLine } from './reproduce.js';
+import { commandLine, commandNotRecorded } from './reproduce.js';
 import { waitSummary } from './waits.js';
 
 /** GitHub's limit for one step summary (1 MiB). */
@@ -219,7 +219,10 @@ export function renderSummary(model: ReportModel, options: SummaryOptions = {}):
   out.push(
     '## Reproduce',
     '',
-    `Seed ${doc.seed}, ${doc.runs} runs per property; ${waitSummary(doc.tests)}. To run again with the same inputs:`,
+    model.commandRecorded
+      ? `Seed ${doc.seed}, ${doc.runs} runs per property; ${waitSummary(doc.tests)}. To run again with the same inputs:`
+      : `Seed ${doc.seed}, ${doc.runs} runs per property; ${waitSummary(doc.tests)}. ${mdText(commandNotRecorded(doc))} ` +
+          'A run with the same seed, runs, level and targets (give your configuration):',
     '',
     '```sh',
     commandLine(model.command).replace(/```/g, '` ` `'),

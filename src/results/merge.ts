@@ -29,6 +29,33 @@ const SAME: ReadonlyArray<[string, (doc: ConformanceResults) => unknown]> = [
   ['plan digest', (d) => d.shard?.plan_digest],
 ];
 
+/** Options of a part's command line that name the part, not the run: `--opt value` or `--opt=value`. */
+const PART_OPTIONS = ['--shard', '--shard-timings', '--reports'];
+
+/**
+ * The command line of the whole run from a part's: without `--shard`, `--shard-timings` and
+ * `--reports` (the seed, runs, level, targets and configuration are those of every part).
+ *
+ * @example
+ * ```ts
+ * wholeRunCommand(['cprc', 'run', '--reference', '--shard', '1/2', '--reports', 's1', '--seed', '7']);
+ * // ['cprc', 'run', '--reference', '--seed', '7']
+ * ```
+ */
+export function wholeRunCommand(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (PART_OPTIONS.includes(arg)) {
+      i += 1; // and its value
+      continue;
+    }
+    if (PART_OPTIONS.some((option) => arg.startsWith(`${option}=`))) continue;
+    out.push(arg);
+  }
+  return out;
+}
+
 function usage(message: string): never {
   throw new CprcError('CPRC_INPUT_INVALID', message);
 }
@@ -36,7 +63,8 @@ function usage(message: string): never {
 /**
  * Merges the parts of one sharded run into the results.json document of one run: tests in the
  * order of the whole run (`position`), earliest start, latest finish, incomplete when any part
- * is; no `shard` member and no `position`. Counts, verdicts and requirement verdicts are left to
+ * is; no `shard` member and no `position`; the command line of the first part without its
+ * `--shard`, `--shard-timings` and `--reports` ({@link wholeRunCommand}). Counts, verdicts and requirement verdicts are left to
  * the reporters (`rerenderReports`), which recompute them from the tests.
  *
  * @throws CprcError `CPRC_INPUT_INVALID` naming the files when a part is not a shard, parts
@@ -112,9 +140,18 @@ export function mergeShards(parts: readonly LoadedResults[]): ConformanceResults
   const started = parts.map((p) => p.doc.started_at).sort()[0] ?? first.doc.started_at;
   const finished = parts.map((p) => p.doc.finished_at);
   const incomplete = parts.filter((p) => p.doc.incomplete);
-  const { shard: _shard, finished_at: _finished, incomplete_reason: _reason, ...rest } = first.doc;
+  const {
+    shard: _shard,
+    finished_at: _finished,
+    incomplete_reason: _reason,
+    command: _command,
+    ...rest
+  } = first.doc;
+  // the whole run's command, when the parts recorded theirs (older parts did not)
+  const command = first.doc.command ? wholeRunCommand(first.doc.command) : undefined;
   return {
     ...rest,
+    ...(command && command.length > 0 ? { command } : {}),
     started_at: started,
     ...(finished.every((f) => f !== undefined)
       ? { finished_at: (finished as string[]).sort().at(-1) as string }

@@ -76,7 +76,9 @@ function coverageOrNone(): ReturnType<typeof loadCoverage> {
 /**
  * Writes junit.xml, results.json, summary.md and report.html for `doc` into `reportsDir`, with
  * the run's requirements ({@link catalogOfRun}) and this installation's ambiguity register. The
- * run's baseline outcomes are kept; the command line is rebuilt from the seed.
+ * run's baseline outcomes and recorded command line are kept; results of a version that did not
+ * record the command get reports that say so (with suite version, start time and targets) and a
+ * `cprc run` line with the run's seed, runs, level and targets instead.
  *
  * @throws CprcError from the reporters (`CPRC_IO` when a report cannot be written).
  */
@@ -99,6 +101,7 @@ export async function rerenderReports(
     incomplete: doc.incomplete,
     ...(doc.incomplete_reason ? { incomplete_reason: doc.incomplete_reason } : {}),
     config: (doc.config_summary ?? {}) as Record<string, unknown>,
+    ...(doc.command && doc.command.length > 0 ? { command: doc.command } : {}),
     failOnSkip: doc.fail_on_skip === true,
     run: {
       ...(doc.config_digest ? { config_digest: doc.config_digest } : {}),

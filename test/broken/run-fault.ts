@@ -109,17 +109,21 @@ export function expectedExitCode(expected: readonly string[]): number {
 /** Starts one broken implementation, runs its target's suite against it and stops it. */
 export async function runFault(fault: BrokenImplementation): Promise<FaultRun> {
   const workDir = await mkdtemp(join(tmpdir(), `cprc-fault-${fault.id}-`));
-  const started = await fault.start({ workDir });
+  // the folder goes whatever fails (start, run or close): it holds the implementation's keys
   try {
-    const run = await runSuiteAgainst(fault.target, started.config, workDir);
-    return {
-      id: fault.id,
-      expected: [...fault.expected].sort(),
-      expectedExitCode: fault.exitCode ?? expectedExitCode(fault.expected),
-      ...run,
-    };
+    const started = await fault.start({ workDir });
+    try {
+      const run = await runSuiteAgainst(fault.target, started.config, workDir);
+      return {
+        id: fault.id,
+        expected: [...fault.expected].sort(),
+        expectedExitCode: fault.exitCode ?? expectedExitCode(fault.expected),
+        ...run,
+      };
+    } finally {
+      await started.close();
+    }
   } finally {
-    await started.close();
     await rm(workDir, { recursive: true, force: true });
   }
 }
@@ -141,12 +145,16 @@ export interface VariantRun {
 /** Starts one permitted variant, runs its target's suite against it and stops it. */
 export async function runVariant(variant: PermittedVariant): Promise<VariantRun> {
   const workDir = await mkdtemp(join(tmpdir(), `cprc-variant-${variant.id}-`));
-  const started = await variant.start({ workDir });
+  // the folder goes whatever fails (start, run or close): it holds the implementation's keys
   try {
-    const run = await runSuiteAgainst(variant.target, started.config, workDir);
-    return { id: variant.id, ...run };
+    const started = await variant.start({ workDir });
+    try {
+      const run = await runSuiteAgainst(variant.target, started.config, workDir);
+      return { id: variant.id, ...run };
+    } finally {
+      await started.close();
+    }
   } finally {
-    await started.close();
     await rm(workDir, { recursive: true, force: true });
   }
 }

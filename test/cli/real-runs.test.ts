@@ -4,7 +4,7 @@
  * the same seed.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -139,6 +139,54 @@ describe('real runs', () => {
     const r = cprc(['report', join('reference', 'results.json'), '--reports', 'rerendered']);
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, 'rerendered', 'results.json'), 'utf8'))).toEqual(reference);
+    // the command line the run recorded (its seed was given, so none is appended) is the one shown
+    expect(reference.command).toEqual([
+      'cprc',
+      'run',
+      '--reference',
+      '--target',
+      'operator',
+      '--seed',
+      '1',
+      '--runs',
+      '10',
+      '--reports',
+      'reference',
+      '--sign',
+      'signing.key',
+    ]);
+    const line =
+      'cprc run --reference --target operator --seed 1 --runs 10 --reports reference --sign signing.key';
+    expect(readFileSync(join(dir, 'rerendered', 'summary.md'), 'utf8')).toContain(`\n${line}\n`);
+    expect(readFileSync(join(dir, 'rerendered', 'report.html'), 'utf8')).toContain(
+      `<dt>reproduce</dt><dd><code>${line}</code></dd>`,
+    );
+  });
+
+  it('cprc report on results that recorded no command (earlier versions): the reports say so, and what they know', () => {
+    const { command: _command, ...old } = reference;
+    writeFileSync(join(dir, 'old-results.json'), JSON.stringify(old, null, 2));
+    const r = cprc(['report', 'old-results.json', '--reports', 'old']);
+    expect(r.status, r.stderr).toBe(0);
+    const rendered = JSON.parse(readFileSync(join(dir, 'old', 'results.json'), 'utf8'));
+    expect(rendered.command).toBeUndefined();
+    expect(rendered).toEqual(old);
+    const said =
+      `The command line of this run was not recorded (results.json of cpr-conformance ${reference.suite_version}, ` +
+      `run started ${reference.started_at}, targets operator).`;
+    // nothing pretends to be the run's command: a run with the same seed, runs, level and targets is offered as such
+    const rebuilt = "cprc run --config '<config.json>' --seed 1 --runs 10 --level profile --target operator";
+    const md = readFileSync(join(dir, 'old', 'summary.md'), 'utf8');
+    expect(md).toContain(said);
+    expect(md).toContain(`\`\`\`sh\n${rebuilt}\n\`\`\``);
+    expect(md).not.toContain('--reference');
+    const html = readFileSync(join(dir, 'old', 'report.html'), 'utf8');
+    expect(html).toContain(`<dt>command</dt><dd>${said}`);
+    expect(html).toContain(
+      `<code>${rebuilt.replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</code>`,
+    );
+    expect(html).not.toContain('<dt>reproduce</dt>');
+    expect(html).not.toContain('--reference');
   });
 
   it('cprc matrix of the three runs: configured names, the broken one differing exactly on its requirements', () => {

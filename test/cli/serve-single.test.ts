@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { packageRoot } from '../../src/paths.js';
 import { getSchemaValidator } from '../../src/schemas/registry.js';
 
@@ -30,6 +30,13 @@ describe('cprc serve wallet', () => {
       },
     );
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // when the test fails before its SIGINT: stopped all the same, so it removes its work folder
+    onTestFinished(async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGINT');
+        await exited;
+      }
+    });
     let stdout = '';
     await new Promise<void>((resolve, reject) => {
       child.stdout.setEncoding('utf8').on('data', (d: string) => {

@@ -69,7 +69,14 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (child && child.exitCode === null) child.kill('SIGKILL');
+  if (child && child.exitCode === null && child.signalCode === null) {
+    // a test failed before the SIGTERM test: stop it the same way, so it removes its work folder
+    // (CA key, run config); SIGKILL only when it does not stop
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  }
   await agent?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });

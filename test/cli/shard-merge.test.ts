@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceResults } from '../../src/model/results.js';
+import { wholeRunCommand } from '../../src/results/merge.js';
 import { assignShards, planDigest } from '../../src/runner/plan.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -61,6 +62,29 @@ describe('the plan: units dealt to shards', () => {
     const dealt = assignShards(units, 8);
     expect(dealt.map((u) => u.shard).sort()).toEqual([1, 2, 3, 4, 5]);
     expect(planDigest(dealt, 8)).not.toBe(planDigest(assignShards(units, 2), 2));
+  });
+});
+
+describe('the command line of a merged run', () => {
+  it("is a part's without --shard, --shard-timings and --reports, in either spelling", () => {
+    expect(
+      wholeRunCommand([
+        'cprc',
+        'run',
+        '--reference',
+        '--shard',
+        '2/3',
+        '--shard-timings=whole/results.json',
+        '--reports',
+        'out/s2',
+        '--seed',
+        '7',
+        '--reports=x',
+        '--level',
+        'spec',
+      ]),
+    ).toEqual(['cprc', 'run', '--reference', '--seed', '7', '--level', 'spec']);
+    expect(wholeRunCommand(['cprc', 'run', '--seed', '7'])).toEqual(['cprc', 'run', '--seed', '7']);
   });
 });
 
@@ -120,6 +144,9 @@ describe('cprc run --shard and cprc merge against the reference stack', () => {
     expect(merged.verdicts).toEqual(whole.verdicts);
     expect(merged.shard).toBeUndefined();
     expect(merged.tests.some((t) => t.position !== undefined)).toBe(false);
+    // the whole run's command line: a part's without what names the part
+    expect(whole.command).toEqual(['cprc', ...RUN, '--reports', 'whole']);
+    expect(merged.command).toEqual(['cprc', ...RUN]);
     expect(readFileSync(join(dir, 'merged', 'summary.md'), 'utf8')).not.toContain('Shard ');
     for (const f of ['junit.xml', 'summary.md', 'report.html'])
       expect(existsSync(join(dir, 'merged', f))).toBe(true);

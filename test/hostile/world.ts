@@ -30,24 +30,39 @@ export interface World {
 /** Starts the reference payee, wallet and Operator once for a test file. */
 export async function startWorld(): Promise<World> {
   const dir = mkdtempSync(join(tmpdir(), 'cprc-hostile-'));
-  const stack = await startReferenceStack({ workDir: join(dir, 'stack') });
-  const ca = {
-    certPem: readFileSync(stack.config.tls.ca_file, 'utf8'),
-    keyPem: readFileSync(stack.config.tls.suite_ca_key_file, 'utf8'),
+  // HOSTILE_KEEP=1 keeps the run folders (configs and reports) for a look
+  const remove = (): void => {
+    if (process.env.HOSTILE_KEEP) console.log(`hostile runs kept in ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
   };
-  const tls = await issueServerCertificate(ca, { hosts: ['127.0.0.1'] });
-  return {
-    stack,
-    dir,
-    ca,
-    tls,
-    close: async () => {
-      await stack.close();
-      // HOSTILE_KEEP=1 keeps the run folders (configs and reports) for a look
-      if (process.env.HOSTILE_KEEP) console.log(`hostile runs kept in ${dir}`);
-      else rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  let stack: ReferenceStack | undefined;
+  try {
+    stack = await startReferenceStack({ workDir: join(dir, 'stack') });
+    const ca = {
+      certPem: readFileSync(stack.config.tls.ca_file, 'utf8'),
+      keyPem: readFileSync(stack.config.tls.suite_ca_key_file, 'utf8'),
+    };
+    const tls = await issueServerCertificate(ca, { hosts: ['127.0.0.1'] });
+    const started = stack;
+    return {
+      stack: started,
+      dir,
+      ca,
+      tls,
+      close: async () => {
+        try {
+          await started.close();
+        } finally {
+          remove();
+        }
+      },
+    };
+  } catch (err) {
+    // a world that did not start leaves no folder (it holds the stack's CA key)
+    await stack?.close().catch(() => {});
+    remove();
+    throw err;
+  }
 }
 
 /** Path of a URL (`/harness`), `/` for an origin. */

@@ -5,11 +5,11 @@
  * score per scope are checked. The full run stays out of CI (docs/mutation.md).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const FILE = 'src/reference/operator/errors.ts';
@@ -49,7 +49,14 @@ interface ScopeFigures {
 
 function run(args: string[], timeoutMs: number): Promise<{ code: number | null; output: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    // StrykerJS, its workers and the runs they judge keep their temporary folders in this test's
+    // own: a run killed at a mutant's timeout cannot remove its folder, the afterAll below does
+    const tmp = join(work, 'tmp');
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      env: { ...process.env, TMPDIR: tmp, TMP: tmp, TEMP: tmp },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (d: Buffer) => {
       output += d.toString();
@@ -65,8 +72,29 @@ function run(args: string[], timeoutMs: number): Promise<{ code: number | null; 
   });
 }
 
-const work = mkdtempSync(join(tmpdir(), 'cpr-mutation-test-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+// StrykerJS's sandbox of this test, in the project (its default place): removed after the run,
+// passed or failed ("always"), and by the afterAll below when StrykerJS was killed at the timeout.
+const SANDBOX = join('.stryker-tmp', `selftest-${process.pid}`);
+// made in a hook, not while the file is collected: a -t filter skips the hooks, not that code
+let work = '';
+let hadStrykerTmp = true;
+beforeAll(() => {
+  hadStrykerTmp = existsSync(join(root, '.stryker-tmp'));
+  work = mkdtempSync(join(tmpdir(), 'cprc-mutation-test-'));
+  mkdirSync(join(work, 'tmp'));
+});
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+  rmSync(join(root, SANDBOX), { recursive: true, force: true });
+  // the parent StrykerJS made for the sandbox, unless a `npm run mutation` uses it meanwhile
+  if (!hadStrykerTmp) {
+    try {
+      rmdirSync(join(root, '.stryker-tmp'));
+    } catch {
+      // not empty (in use) or already gone
+    }
+  }
+});
 
 describe('npm run mutation machinery (one small file)', () => {
   it('writes the JSON report, gives every mutant a verdict and computes the score of its scope', async () => {
@@ -84,7 +112,8 @@ describe('npm run mutation machinery (one small file)', () => {
         '  concurrency: 1,',
         "  reporters: ['json'],",
         `  jsonReporter: { fileName: ${JSON.stringify(reportFile)} },`,
-        `  tempDirName: ${JSON.stringify(`.stryker-tmp/selftest-${process.pid}`)},`,
+        `  tempDirName: ${JSON.stringify(SANDBOX)},`,
+        "  cleanTempDir: 'always',",
         '  incremental: false,',
         "  logLevel: 'warn',",
         '};',

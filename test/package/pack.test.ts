@@ -2,11 +2,12 @@
  * What `npm pack` ships: the compiled package, its declarations, the schemas and the catalog,
  * the licence and the README; never tests, fixtures, benches or sources. Also that every
  * declaration file a consumer's TypeScript reads finds the packages it names among our
- * dependencies (the `@types` ones included).
+ * dependencies (the `@types` ones included), and that the source maps lead a consumer's debugger
+ * and stack traces to real sources although src/ is not shipped (they embed them).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -123,6 +124,41 @@ describe('npm pack', () => {
     }
     expect(needed).toContain('@types/node');
     expect([...needed].filter((name) => !(name in pkg.dependencies)).sort()).toEqual([]);
+  });
+
+  it('ships source maps that embed their sources or name only shipped files, each named by its module', () => {
+    const shipped = new Set(files);
+    const maps = files.filter((f) => f.endsWith('.js.map'));
+    expect(maps.length).toBeGreaterThan(50);
+    const problems: string[] = [];
+    for (const file of maps) {
+      const map = JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as {
+        file?: string;
+        sourceRoot?: string;
+        sources?: string[];
+        sourcesContent?: (string | null)[];
+      };
+      const dir = posix.dirname(file);
+      if (map.file !== undefined && !shipped.has(posix.join(dir, map.file))) {
+        problems.push(`${file}: its "file" ${map.file} is not shipped`);
+      }
+      if (!map.sources || map.sources.length === 0) problems.push(`${file}: names no source`);
+      (map.sources ?? []).forEach((source, i) => {
+        const embedded = map.sourcesContent?.[i];
+        if (typeof embedded === 'string' && embedded.length > 0) return;
+        if (!shipped.has(posix.join(dir, map.sourceRoot ?? '', source))) {
+          problems.push(`${file}: source ${source} is neither embedded (sourcesContent) nor shipped`);
+        }
+      });
+    }
+    // and every shipped module that names a map names a shipped one
+    for (const file of files.filter((f) => f.endsWith('.js'))) {
+      const url = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(readFileSync(join(ROOT, file), 'utf8'))?.[1];
+      if (url && !url.startsWith('data:') && !shipped.has(posix.join(posix.dirname(file), url))) {
+        problems.push(`${file}: its sourceMappingURL ${url} is not shipped`);
+      }
+    }
+    expect(problems.slice(0, 20)).toEqual([]);
   });
 
   it('carries the Apache-2.0 licence package.json declares', () => {

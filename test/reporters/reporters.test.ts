@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import { isCprcError } from '../../src/errors.js';
 import {
@@ -64,10 +64,17 @@ function read(dir: string): Record<'junit' | 'results' | 'summary' | 'html', str
   };
 }
 
-describe('writeReports on a full run with every state', async () => {
-  const dir = join(tempDir(), 'reports', 'nested');
-  const outcome = await writeReports(input(dir));
-  const files = read(dir);
+describe('writeReports on a full run with every state', () => {
+  // written in a hook, not while the file is collected: a -t filter skips the hooks (and the
+  // afterAll that removes the folder), not that code
+  let dir = '';
+  let outcome: Awaited<ReturnType<typeof writeReports>>;
+  let files: ReturnType<typeof read>;
+  beforeAll(async () => {
+    dir = join(tempDir(), 'reports', 'nested');
+    outcome = await writeReports(input(dir));
+    files = read(dir);
+  });
 
   it('returns the counts, the verdict and the files it wrote', () => {
     expect(outcome.counts).toEqual({
@@ -231,11 +238,16 @@ describe('writeReports on a full run with every state', async () => {
   });
 });
 
-describe('writeReports on an interrupted run (no end event)', async () => {
-  const dir = tempDir();
-  const tests = fullTests().filter((test) => test.state !== 'failed' && test.state !== 'error');
-  const outcome = await writeReports(input(dir, { events: stream(tests, true) }));
-  const files = read(dir);
+describe('writeReports on an interrupted run (no end event)', () => {
+  let dir = '';
+  let outcome: Awaited<ReturnType<typeof writeReports>>;
+  let files: ReturnType<typeof read>;
+  beforeAll(async () => {
+    dir = tempDir();
+    const tests = fullTests().filter((test) => test.state !== 'failed' && test.state !== 'error');
+    outcome = await writeReports(input(dir, { events: stream(tests, true) }));
+    files = read(dir);
+  });
 
   it('marks the run incomplete and not a pass', () => {
     expect(outcome.verdict).toBe('fail');
@@ -432,6 +444,37 @@ describe('reproduce lines', () => {
 
   it('gives no curl line for a stdio exchange', () => {
     expect(curlCommand({ kind: 'stdio', duration_ms: 1 }, 'ca.pem')).toBeUndefined();
+  });
+});
+
+describe('the command line of the run', () => {
+  it('is recorded in results.json and shown as the line that reproduces the run', () => {
+    const model = buildModel(input('unused'));
+    expect(model.doc.command).toEqual(['cprc', 'run', '--config', 'my config.json', '--seed', '1234']);
+    expect(getSchemaValidator('tool/results')(model.doc)).toBe(true);
+    expect(renderSummary(model)).not.toContain('not recorded');
+    expect(renderHtml(model)).toContain(
+      '<dt>reproduce</dt><dd><code>cprc run --config &#39;my config.json&#39; --seed 1234</code></dd>',
+    );
+  });
+
+  it('when none was recorded, the reports say so with what is known, and offer a run with the same inputs', () => {
+    const { command: _command, ...rest } = input('unused');
+    const model = buildModel(rest);
+    expect(model.doc.command).toBeUndefined();
+    const said =
+      'The command line of this run was not recorded (results.json of cpr-conformance 0.1.0, ' +
+      'run started 2026-11-22T12:00:00.000Z, targets payee, wallet).';
+    const rebuilt = "cprc run --config '<config.json>' --seed 1234 --runs 100 --target payee --target wallet";
+    const md = renderSummary(model);
+    expect(md).toContain(said);
+    expect(md).toContain(`\`\`\`sh\n${rebuilt}\n\`\`\``);
+    const html = renderHtml(model);
+    expect(html).toContain(`<dt>command</dt><dd>${said}`);
+    expect(html).toContain('same seed, runs, level and targets');
+    expect(html).not.toContain('<dt>reproduce</dt>');
+    // an empty argv is no record either
+    expect(buildModel({ ...rest, command: [] }).doc.command).toBeUndefined();
   });
 });
 

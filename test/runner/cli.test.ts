@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/paths.js';
+import { testScratchDir } from '../_support/scratch.js';
 import { type Started, startPayee, writeConfig } from './fixtures.js';
 
 const ROOT = packageRoot();
@@ -18,10 +19,21 @@ interface CliRun {
   stderr: string;
 }
 
+// The working folder of every `cprc run` of this file: a run without --reports writes its
+// reports there, never into the project's reports/.
+let cwd: string | undefined;
+beforeAll(() => {
+  cwd = mkdtempSync(join(tmpdir(), 'cprc-cli-cwd-'));
+});
+afterAll(() => {
+  if (cwd) rmSync(cwd, { recursive: true, force: true });
+});
+
 /** Runs `cprc run ...`; `onChild` gets the process (to signal it). */
 function cprcRun(args: string[], onChild?: (child: ChildProcess) => void): Promise<CliRun> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CPRC, 'run', '--suites', SMOKE, ...args], {
+      cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -38,7 +50,7 @@ function cprcRun(args: string[], onChild?: (child: ChildProcess) => void): Promi
 }
 
 function configFile(content: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'cprc-cfg-'));
+  const dir = testScratchDir('cfg');
   const path = join(dir, 'run.json');
   writeFileSync(path, content);
   return path;
@@ -215,8 +227,8 @@ describe('cprc run against live and dead targets', () => {
   });
 
   it('a wallet command that does not exist exits 2 naming it', async () => {
-    const { configPath } = await writeConfig({ wallet: { command: ['./no-such-wallet', '--stdio'] } });
-    const r = await cprcRun(['--config', configPath]);
+    const { configPath, dir } = await writeConfig({ wallet: { command: ['./no-such-wallet', '--stdio'] } });
+    const r = await cprcRun(['--config', configPath, '--reports', join(dir, 'reports')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/"wallet\.command": program ".*no-such-wallet" not found/);
   });

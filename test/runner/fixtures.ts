@@ -3,7 +3,7 @@
  * speak just enough of the profile for the smoke suites, each with switchable faults.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import {
   createServer as createHttpServer,
   type IncomingMessage,
@@ -12,9 +12,9 @@ import {
 } from 'node:http';
 import { createServer as createHttpsServer, get as httpsGet } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLoopbackPki, type LoopbackPki } from '../../src/loopback/tls.js';
+import { testScratchDir } from '../_support/scratch.js';
 
 /** A request handler; return true when handled. */
 export type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void | Promise<void>;
@@ -230,14 +230,15 @@ export function operatorSection(url: string): Record<string, unknown> {
 }
 
 /**
- * Writes `ca.pem` and `run.json` (with `config`) into a fresh temp folder; returns the config path.
+ * Writes `ca.pem`, `ca.key` and `run.json` (with `config`) into a fresh temp folder, removed when
+ * the calling test ends (call it inside a test); returns the config path.
  * With `suiteCa`, the fixture CA is also the suite CA (the fixture wallet trusts it).
  */
 export async function writeConfig(
   config: Record<string, unknown>,
   options: { suiteCa?: boolean } = {},
 ): Promise<{ dir: string; configPath: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'cprc-run-'));
+  const dir = testScratchDir('run');
   const { ca } = await loopbackPki();
   writeFileSync(join(dir, 'ca.pem'), ca.certPem);
   writeFileSync(join(dir, 'ca.key'), ca.keyPem);

@@ -1,10 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestEvent } from '../../src/model/results.js';
 import { packageRoot } from '../../src/paths.js';
 import { runSuites } from '../../src/runner/run.js';
+import { testScratchDir } from '../_support/scratch.js';
 import {
   FAKE_JWK,
   operatorSection,
@@ -44,7 +44,7 @@ describe('runSuites over the smoke suites', () => {
     const { configPath } = await writeConfig({
       payee: { base_url: payee.url, harness_url: `${payee.url}/harness` },
     });
-    const reportsDir = mkdtempSync(join(tmpdir(), 'cprc-reports-'));
+    const reportsDir = testScratchDir('reports');
     const lines: string[] = [];
     const r = await runSuites({
       configPath,
@@ -95,7 +95,7 @@ describe('classification of results', () => {
     });
     return runSuites({
       configPath,
-      reportsDir: mkdtempSync(join(tmpdir(), 'cprc-reports-')),
+      reportsDir: testScratchDir('reports'),
       suitesRoot: SMOKE,
       seed: 3,
       ...(level ? { level } : {}),
@@ -134,7 +134,7 @@ describe('classification of results', () => {
   });
 
   it('--baseline: a listed failure is expected (exit 0); a listed check that passes is stale (exit 1); a bad file is a usage error', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cprc-baseline-'));
+    const dir = testScratchDir('baseline');
     const baseline = join(dir, 'baseline.json');
     writeFileSync(
       baseline,
@@ -194,7 +194,7 @@ describe('classification of results', () => {
     });
     const r = await runSuites({
       configPath,
-      reportsDir: mkdtempSync(join(tmpdir(), 'cprc-reports-')),
+      reportsDir: testScratchDir('reports'),
       suitesRoot: SMOKE,
       grep: 'PRF-2-TOKEN-CONSUMED-410',
     });
@@ -212,7 +212,7 @@ describe('classification of results', () => {
     const lines: string[] = [];
     const r = await runSuites({
       configPath,
-      reportsDir: mkdtempSync(join(tmpdir(), 'cprc-reports-')),
+      reportsDir: testScratchDir('reports'),
       suitesRoot: SMOKE,
       onProgress: (l) => lines.push(l),
     });
@@ -244,7 +244,7 @@ describe('classification of results', () => {
     const { configPath } = await writeConfig({ wallet: { harness_url: `${wallet.url}/harness` } });
     const r = await runSuites({
       configPath,
-      reportsDir: mkdtempSync(join(tmpdir(), 'cprc-reports-')),
+      reportsDir: testScratchDir('reports'),
       suitesRoot: SMOKE,
     });
     const t = byId(r.events, 'CPR-4.3-WALLET-RESOLVES-URI');
@@ -257,7 +257,7 @@ describe('classification of results', () => {
     const op = await startOperator({ statusAlways200: true });
     servers.push(op);
     const { configPath } = await writeConfig({ operator: operatorSection(op.url) });
-    const reportsDir = mkdtempSync(join(tmpdir(), 'cprc-reports-'));
+    const reportsDir = testScratchDir('reports');
     const r = await runSuites({ configPath, reportsDir, suitesRoot: SMOKE, seed: 1234, runs: 5 });
     expect(byId(r.events, 'CP-4-WELL-KNOWN-POLICY').state).toBe('passed');
     const prop = byId(r.events, 'PRF-4-STATUS-UNKNOWN-404');
@@ -276,7 +276,7 @@ describe('classification of results', () => {
     // a fixed seed against a deterministic target: the same verdict, path and counterexample
     const again = await runSuites({
       configPath,
-      reportsDir: mkdtempSync(join(tmpdir(), 'cprc-reports-')),
+      reportsDir: testScratchDir('reports'),
       suitesRoot: SMOKE,
       seed: 1234,
       runs: 5,
@@ -334,7 +334,7 @@ describe('custom drivers and run bounds', () => {
     );
     const r = await runSuites({
       configPath,
-      reportsDir: mkdtempSync(join(tmpdir(), 'cprc-reports-')),
+      reportsDir: testScratchDir('reports'),
       suitesRoot: SMOKE,
       driverModule: driverFile,
     });
@@ -355,7 +355,7 @@ describe('custom drivers and run bounds', () => {
     await expect(
       runSuites({
         configPath,
-        reportsDir: mkdtempSync(join(tmpdir(), 'cprc-reports-')),
+        reportsDir: testScratchDir('reports'),
         suitesRoot: SMOKE,
         driverModule: driverFile,
       }),
@@ -368,7 +368,7 @@ describe('custom drivers and run bounds', () => {
     const { configPath } = await writeConfig({
       payee: { base_url: payee.url, harness_url: `${payee.url}/harness` },
     });
-    const reportsDir = mkdtempSync(join(tmpdir(), 'cprc-reports-'));
+    const reportsDir = testScratchDir('reports');
     const r = await runSuites({
       configPath,
       reportsDir,
@@ -389,7 +389,7 @@ describe('classification of suite faults', () => {
       const payee = await startPayee();
       const { configPath } = await writeConfig({ payee: { base_url: payee.url } });
       try {
-        const reportsDir = mkdtempSync(join(tmpdir(), 'cprc-reports-'));
+        const reportsDir = testScratchDir('reports');
         const r = await runSuites({
           configPath,
           reportsDir,

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/paths.js';
 
 const root = packageRoot();
@@ -14,8 +14,14 @@ const run = (...args: string[]) => {
   return { status: r.status, out: r.stdout + r.stderr };
 };
 
-const tmp = mkdtempSync(join(tmpdir(), 'cprc-gen-types-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+// made in a hook, not while the file is collected: a -t filter skips the hooks, not that code
+let tmp = '';
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'cprc-gen-types-'));
+});
+afterAll(() => {
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
 
 describe('gen:types', () => {
   it('--check passes on the tree: src/generated/ matches schemas/', () => {

@@ -146,6 +146,10 @@ export interface ConformanceResults {
    */
   config_digest?: string;
   /**
+   * The command line that produced the run, as argv (`cprc run ...` or `cprc replay ...`, with the seed the run chose appended), shown by the reports to reproduce the run; for a `cprc merge`d run, the parts' command without `--shard`, `--shard-timings` and `--reports`. Absent in results of versions that did not record it and of runs started through the API without one: the reports then say that it was not recorded.
+   */
+  command?: string[];
+  /**
    * Number of tests in each result state.
    */
   counts: {

@@ -184,10 +184,13 @@ export async function startReferenceOperator(options: ReferenceOperatorOptions):
   const testClock = options.testClock !== false;
 
   const server: Server = createServer({ cert: options.tls.certPem, key: options.tls.keyPem }, (req, res) => {
-    handle(operator, req, maxBodyBytes, testClock).then(
-      (response) => send(res, response),
-      (error: unknown) => send(res, toErrorResponse(error)),
-    );
+    handle(operator, req, maxBodyBytes, testClock)
+      .then((response) => send(res, response))
+      .catch((error: unknown) => {
+        // an answer that cannot be written (a defect of the reference) is a 500, never a crash
+        if (!res.headersSent) send(res, toErrorResponse(error));
+        else res.destroy();
+      });
   });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {

@@ -308,7 +308,7 @@ export class ReferencePayee {
           410,
           errorBody('TOKEN_EXPIRED', 'this token has expired; ask the payee for a new request'),
         );
-      default:
+      case 'unknown':
         return send(res, 404, errorBody('TOKEN_UNKNOWN', 'this payee never issued this token'));
     }
   }
@@ -431,7 +431,7 @@ export class ReferencePayee {
           409,
           errorBody('REQUEST_EXPIRED', 'this request is past its expires_at; it cannot be fulfilled'),
         );
-      default:
+      case 'unknown':
         return send(
           res,
           404,

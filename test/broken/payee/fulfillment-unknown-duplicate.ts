@@ -5,7 +5,7 @@ import { startBrokenPayee } from './_start.js';
 /** Profile 2 broken: a request_id never issued is reported as a duplicate. */
 class DuplicateByDefaultRegistry extends RequestRegistry {
   override fulfill(requestId: string, now: Date): FulfillResult {
-    if (!this.has(requestId)) return { outcome: 'duplicate' };
+    if (!this.requests.has(requestId)) return { outcome: 'duplicate' };
     return super.fulfill(requestId, now);
   }
 }

@@ -65,9 +65,12 @@ describe('a started broken wallet (wallet-reused-payment-id)', () => {
   });
 
   afterAll(async () => {
-    await started?.close();
-    await client?.close();
-    await rm(workDir, { recursive: true, force: true });
+    try {
+      await started?.close();
+      await client?.close();
+    } finally {
+      if (workDir) await rm(workDir, { recursive: true, force: true });
+    }
   });
 
   it('returns a run config the runner accepts, with the HTTPS harness on 127.0.0.1 and the stdio command', () => {

@@ -8,8 +8,11 @@ import { createServer } from 'node:net';
 import { encodeReferenceUri } from '../../../src/codec/index.js';
 import {
   type CreateRequestParams,
+  type IssuedRequest,
   ReferencePayee,
+  RequestRegistry,
   TOKEN_RANDOM_BYTES,
+  type TokenRecord,
   TokenStore,
 } from '../../../src/reference/payee/index.js';
 import { withUri } from '../../broken/payee/_harness.js';
@@ -21,6 +24,20 @@ import type { PermittedVariant } from '../../broken/types.js';
 class HexTokenStore extends TokenStore {
   override generateToken(): string {
     return randomBytes(TOKEN_RANDOM_BYTES).toString('hex');
+  }
+}
+
+/** Serves a token at exactly the instant its lifetime ends (expired only after it). */
+class InstantInclusiveTokenStore extends TokenStore {
+  override isExpired(record: TokenRecord, now: Date): boolean {
+    return now.getTime() > record.expiresAt.getTime();
+  }
+}
+
+/** Fulfils a request at exactly its expires_at (expired only after it). */
+class InstantInclusiveRegistry extends RequestRegistry {
+  override isExpired(request: IssuedRequest, now: Date): boolean {
+    return now.getTime() > request.expiresAt.getTime();
   }
 }
 
@@ -93,6 +110,19 @@ export const payeeVariants: PermittedVariant[] = [
     choice: 'tokens are written in lowercase hex (160 bits) instead of base32',
     clause: 'profile 2: "written in lowercase base32 (RFC 4648 alphabet, no padding) or lowercase hex"',
     start: ({ workDir }) => startBrokenPayee(workDir, { tokenStore: new HexTokenStore() }),
+  },
+  {
+    id: 'payee-variant-expiry-instant-inclusive',
+    target: 'payee',
+    choice:
+      'a token is still served, and a request still fulfilled, at exactly its expiry instant (refused only after it)',
+    clause:
+      'spec 2.1 "After it, the request must not be fulfilled"; profile 2 "past its lifetime", "past expires_at" (AMB-38)',
+    start: ({ workDir }) =>
+      startBrokenPayee(workDir, {
+        tokenStore: new InstantInclusiveTokenStore(),
+        requestRegistry: new InstantInclusiveRegistry(),
+      }),
   },
   {
     id: 'payee-variant-truncates-memo',
