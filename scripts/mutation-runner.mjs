@@ -91,7 +91,7 @@ class CprTestRunner {
     this.vitest = new Map();
     this.settings = { ...DEFAULTS, ...(options.cprMutation ?? {}) };
     this.root = process.cwd(); // the sandbox
-    this.work = mkdtempSync(join(tmpdir(), 'cpr-mutation-'));
+    this.work = mkdtempSync(join(tmpdir(), 'cprc-mutation-'));
     this.runCount = 0;
   }
 
@@ -335,7 +335,12 @@ class CprTestRunner {
       ...(this.settings.bail ? ['--bail'] : []),
       ...(grep ? ['--grep', grep] : []),
     ];
-    const run = await runProcess(process.execPath, args, env, this.root, timeoutMs);
+    // a private temporary folder per run: a run killed at its timeout (SIGKILL) cannot remove its
+    // reference stack's folder (CA key, run config) itself, so it goes with this one
+    const tmp = join(this.work, `tmp-${this.runCount}`);
+    mkdirSync(tmp, { recursive: true });
+    const run = await runProcess(process.execPath, args, { ...env, TMPDIR: tmp }, this.root, timeoutMs);
+    rmSync(tmp, { recursive: true, force: true });
     try {
       if (run.timedOut)
         return { kind: 'timeout', reason: `cprc run --target ${target} exceeded ${timeoutMs} ms` };

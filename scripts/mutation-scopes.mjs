@@ -13,7 +13,9 @@ export const SCOPES = [
     name: 'operator',
     mutate: ['src/reference/operator/**/*.ts'],
     prefixes: ['src/reference/operator/'],
-    observers: ['suite:operator'],
+    // the reference's own configuration (policy and balance options, defaults, listening, the
+    // test-clock and body-limit options), which the suite against the default stack cannot see
+    observers: ['suite:operator', 'vitest:test/reference/operator-config'],
   },
   {
     name: 'payee',

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { burstThrough, raceFromBurst } from './burst.js';
 import {
   assertReadable,
@@ -12,6 +13,7 @@ import type {
   OperatorDriver,
   OperatorEndpoint,
   OperatorHarness,
+  OperatorRawEndpoint,
   OperatorResult,
 } from './types.js';
 
@@ -93,6 +95,24 @@ export function createHttpOperator(opts: HttpOperatorOptions, http: HttpClient):
         body,
         headers: { 'content-type': 'application/json' },
       }),
+    rawRequest: (method, endpoint, body) => {
+      const url = rawUrl(endpoint);
+      if (url === undefined)
+        throw new Error(`no ${endpoint} endpoint: operator.harness_url is not configured`);
+      return call(
+        body === undefined
+          ? { method, url }
+          : { method, url, body, headers: { 'content-type': 'application/json' } },
+      );
+    },
+  };
+  const rawUrl = (endpoint: OperatorRawEndpoint): string | undefined => {
+    if (endpoint === 'expire' || endpoint === 'cancel')
+      return opts.harness_url === undefined ? undefined : joinUrl(opts.harness_url, endpoint);
+    if (endpoint === 'status') return api(`v1/cashpack/${randomUUID()}/status`);
+    if (endpoint === 'policy') return api('.well-known/cashpack-policy.json');
+    if (endpoint === 'pubkey') return api('.well-known/cashpack-pubkey.json');
+    return endpointUrl[endpoint];
   };
   if (opts.harness_url) {
     const h = opts.harness_url;

@@ -227,6 +227,9 @@ export interface OperatorHarness {
 /** Endpoint names accepted by {@link OperatorDriver.rawPost}. */
 export type OperatorEndpoint = 'issue' | 'renew' | 'redeem';
 
+/** Endpoint names accepted by {@link OperatorDriver.rawRequest}: CP 4 and the harness transitions. */
+export type OperatorRawEndpoint = OperatorEndpoint | 'status' | 'policy' | 'pubkey' | 'expire' | 'cancel';
+
 /**
  * The cash-pack Operator under test (Cash-Pack API sections 4 and 5).
  * @example
@@ -250,6 +253,15 @@ export interface OperatorDriver {
   publicKey(): Promise<OperatorResult>;
   /** Sends a raw body (e.g. malformed JSON) to an endpoint: PROFILE checks only. */
   rawPost?(endpoint: OperatorEndpoint, body: string): Promise<OperatorResult>;
+  /**
+   * Sends `method` (with `body`, a JSON text, when given) to an endpoint, e.g. a method it does not
+   * take: PROFILE checks only. `status` is the status path of a pack id nobody issued.
+   */
+  rawRequest?(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    endpoint: OperatorRawEndpoint,
+    body?: string,
+  ): Promise<OperatorResult>;
   /**
    * Race checks (issue 11): the calls delivered together (one racer each), with how tightly they
    * reached the Operator. Optional: without it the suite sends them at once, unmeasured.

@@ -30,7 +30,8 @@ export function parseRfc3339(text: string): Readonly<Rfc3339Instant> | null {
   // (a small ring, so a stream of distinct documents never thrashes a large cache).
   for (let k = 0; k < RING; k++)
     if (ringKeys[k] === text) return ringValues[k] as Readonly<Rfc3339Instant> | null;
-  const parsed = parseUncached(text);
+  const instant = parseUncached(text);
+  const parsed = instant === null ? null : Object.freeze(instant);
   ringKeys[ringNext] = text;
   ringValues[ringNext] = parsed;
   ringNext = (ringNext + 1) % RING;
@@ -43,8 +44,39 @@ const ringKeys: (string | undefined)[] = new Array(RING).fill(undefined);
 const ringValues: (Readonly<Rfc3339Instant> | null)[] = new Array(RING).fill(null);
 let ringNext = 0;
 
+/**
+ * {@link parseRfc3339} for the validator's rules: the same answer, from a ring of its own whose
+ * results are not frozen (freezing costs more than the parse) and never leave the validator:
+ * the rules only read them.
+ */
+export function instantOf(text: string): Readonly<Rfc3339Instant> | null {
+  for (let k = 0; k < RING; k++) if (ownKeys[k] === text) return ownValues[k] as Rfc3339Instant | null;
+  const parsed = parseUncached(text);
+  ownKeys[ownNext] = text;
+  ownValues[ownNext] = parsed;
+  ownNext = (ownNext + 1) % RING;
+  return parsed;
+}
+
+const ownKeys: (string | undefined)[] = new Array(RING).fill(undefined);
+const ownValues: (Rfc3339Instant | null)[] = new Array(RING).fill(null);
+let ownNext = 0;
+
 /** Days in each month of a common year. */
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * Days from 1970-01-01 to the proleptic Gregorian date `year`-`month`-`day` (year 0-9999, month
+ * 1-12): `Date.UTC` without its mapping of years 0-99 to 1900-1999 (H. Hinnant's days_from_civil).
+ */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146_097 + doe - 719_468;
+}
 
 /** Value of `n` ASCII digits of `s` at `i`, or -1 when one is not a digit. */
 function digits(s: string, i: number, n: number): number {
@@ -57,7 +89,7 @@ function digits(s: string, i: number, n: number): number {
   return v;
 }
 
-function parseUncached(text: string): Readonly<Rfc3339Instant> | null {
+function parseUncached(text: string): Rfc3339Instant | null {
   // date-time = YYYY-MM-DD "T" hh:mm:ss [.frac] ("Z" / +hh:mm / -hh:mm), T and Z in either case
   const n = text.length;
   if (n < 20) return null;
@@ -84,7 +116,13 @@ function parseUncached(text: string): Readonly<Rfc3339Instant> | null {
     const start = ++i;
     while (i < n && text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x39) i++;
     if (i === start) return null;
-    fraction = Number(`0.${text.slice(start, i)}`) * 1000;
+    // up to three digits the milliseconds are the digits themselves (checked: the same as below)
+    const len = i - start;
+    if (len <= 3) {
+      fraction = digits(text, start, len) * (len === 1 ? 100 : len === 2 ? 10 : 1);
+    } else {
+      fraction = Number(`0.${text.slice(start, i)}`) * 1000;
+    }
   }
   if (i >= n) return null;
   const z = text.charCodeAt(i);
@@ -105,15 +143,14 @@ function parseUncached(text: string): Readonly<Rfc3339Instant> | null {
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 60) return null;
   const leap = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 1 : 0;
   if (day > (DAYS[month - 1] as number) + leap) return null;
-  let base = Date.UTC(year, month - 1, day, hour, minute, Math.min(second, 59));
-  if (year < 100) {
-    const d = new Date(base);
-    d.setUTCFullYear(year); // Date.UTC maps years 0-99 to 1900-1999
-    base = d.getTime();
-  }
-  return Object.freeze({
+  // 0000-02-29 counts as 0000-03-01, as it always has here (Date.UTC read year 0 as 1900, which
+  // has no February 29): kept so that no instant, and no finding, changes
+  const days =
+    year === 0 && month === 2 && day === 29 ? daysFromCivil(0, 3, 1) : daysFromCivil(year, month, day);
+  const base = days * 86_400_000 + hour * 3_600_000 + minute * 60_000 + Math.min(second, 59) * 1000;
+  return {
     epochMs: base + Math.floor(fraction) - offsetMinutes * 60_000,
     zulu,
     offsetMinutes,
-  });
+  };
 }

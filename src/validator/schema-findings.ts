@@ -124,10 +124,20 @@ export const SCHEMA_FINDING_REQUIREMENTS: readonly string[] = [
 /** Decodes an ajv instancePath (a JSON pointer) into its segments. */
 function segments(instancePath: string): string[] {
   if (instancePath === '') return [];
-  return instancePath
-    .slice(1)
-    .split('/')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  // instancePath.slice(1).split('/'), without the split
+  const parts: string[] = [];
+  let start = 1;
+  for (;;) {
+    const next = instancePath.indexOf('/', start);
+    if (next < 0) {
+      parts.push(instancePath.slice(start));
+      break;
+    }
+    parts.push(instancePath.slice(start, next));
+    start = next + 1;
+  }
+  if (instancePath.indexOf('~') < 0) return parts;
+  return parts.map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** The ajv message rewritten to name the member (conventions: lower case, names the member). */
@@ -161,7 +171,9 @@ function messageFor(e: ErrorObject, path: string[]): string {
  * root, which the sub-interface rule reports with a precise message).
  */
 function requirementFor(e: ErrorObject, path: string[], doc: unknown): { id: string; at: string[] } | null {
-  const [first, second, third] = path;
+  const first = path[0];
+  const second = path[1];
+  const third = path[2];
   if (e.keyword === 'if' || (e.keyword === 'oneOf' && path.length === 0)) return null;
   if (path.length === 0) {
     if (e.keyword === 'required') {
@@ -220,18 +232,41 @@ function requirementFor(e: ErrorObject, path: string[], doc: unknown): { id: str
  */
 export function cprSchemaFindings(errors: readonly ErrorObject[], doc: unknown): Finding[] {
   const out: Finding[] = [];
-  const seen = new Set<string>();
+  // (requirement, path) pairs reported: looked up in `out` while it is short, in a set beyond
+  let seen: Set<string> | undefined;
   for (const e of errors) {
+    // branch bookkeeping (requirementFor's first test), skipped before decoding its path
+    if (e.keyword === 'if' || (e.keyword === 'oneOf' && e.instancePath === '')) continue;
     const path = segments(e.instancePath);
     const req = requirementFor(e, path, doc);
     if (!req) continue;
     const at = pointer(req.at);
-    const key = `${req.id} ${at}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    if (seen === undefined && out.length >= SCAN_LIMIT) {
+      seen = new Set();
+      for (const f of out) seen.add(`${f.requirement} ${f.path}`);
+    }
+    if (seen === undefined) {
+      if (reported(out, req.id, at)) continue;
+    } else {
+      const key = `${req.id} ${at}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+    }
     out.push(finding(req.id, at, messageFor(e, path)));
   }
   return out;
+}
+
+/** Findings scanned one by one for a repeat before a set takes over. */
+const SCAN_LIMIT = 16;
+
+/** True when `out` already holds a finding of `requirement` at `path`. */
+function reported(out: readonly Finding[], requirement: string, path: string): boolean {
+  for (let i = 0; i < out.length; i++) {
+    const f = out[i] as Finding;
+    if (f.requirement === requirement && f.path === path) return true;
+  }
+  return false;
 }
 
 /**

@@ -5,10 +5,18 @@
  */
 import { type RailHint, REQUIRED_FIELDS, SUB_INTERFACE_OF_HINT, type SubInterface } from '../model/cpr.js';
 import { isObject } from '../model/util.js';
+import { documentMemo } from './memo.js';
 
 /** True when every required field of `sub` is present (any value) at the top level of `doc`. */
 export function isComplete(doc: Record<string, unknown>, sub: SubInterface): boolean {
-  return REQUIRED_FIELDS[sub].every((f) => Object.hasOwn(doc, f) && doc[f] !== undefined && doc[f] !== null);
+  const fields = REQUIRED_FIELDS[sub];
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i] as string;
+    if (!Object.hasOwn(doc, f)) return false;
+    const v = doc[f];
+    if (v === undefined || v === null) return false;
+  }
+  return true;
 }
 
 /** Result of {@link selectSubInterface}. */
@@ -31,18 +39,31 @@ export type Selection =
  * ```
  */
 export function selectSubInterface(doc: unknown): Selection {
+  const memo = documentMemo;
+  if (doc === memo.doc && doc !== undefined) {
+    memo.selection ??= selectionOf(doc);
+    return memo.selection as Selection;
+  }
+  return selectionOf(doc);
+}
+
+function selectionOf(doc: unknown): Selection {
   const hint = isObject(doc) && Object.hasOwn(doc, 'rail_hint') ? doc.rail_hint : undefined;
   if (hint === undefined || hint === 'OPEN') {
-    const complete = isObject(doc)
-      ? (['iban', 'account', 'instant-key'] as const).filter((s) => isComplete(doc, s))
-      : [];
-    return { kind: 'open', complete: [...complete] };
+    const complete: SubInterface[] = [];
+    if (isObject(doc)) {
+      for (const s of OPEN_CANDIDATES) if (isComplete(doc, s)) complete.push(s);
+    }
+    return { kind: 'open', complete };
   }
   if (typeof hint === 'string' && Object.hasOwn(SUB_INTERFACE_OF_HINT, hint)) {
     return { kind: 'named', hint, sub: SUB_INTERFACE_OF_HINT[hint as Exclude<RailHint, 'OPEN'>] };
   }
   return { kind: 'unknown', hint };
 }
+
+/** The sub-interfaces OPEN or no rail_hint can select (on-chain needs ON_CHAIN), in order. */
+const OPEN_CANDIDATES = ['iban', 'account', 'instant-key'] as const;
 
 /**
  * The single sub-interface that applies, or null (unknown rail_hint, or OPEN with zero or two

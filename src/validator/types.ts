@@ -55,4 +55,10 @@ export interface Rule {
   requirements: readonly string[];
   /** Findings for `ctx.doc`; never throws on a plain object of any content. */
   check(ctx: RuleContext): Finding[];
+  /**
+   * The same findings as {@link Rule.check}, appended to `out` in the same order (what
+   * `validateCpr` calls: no array per rule and document). Optional: a rule without it is run
+   * through `check`.
+   */
+  collect?(ctx: RuleContext, out: Finding[]): void;
 }

@@ -5,7 +5,9 @@
  * @packageDocumentation
  */
 
+import type { Finding } from '../model/finding.js';
 import { isObject } from '../model/util.js';
+import type { RuleContext } from './types.js';
 
 /**
  * RFC 6901 JSON pointer of a path of member names and indices.
@@ -16,7 +18,29 @@ import { isObject } from '../model/util.js';
  * ```
  */
 export function pointer(segments: readonly (string | number)[]): string {
-  return segments.map((s) => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+  let out = '';
+  for (let i = 0; i < segments.length; i++) out += `/${escapeSegment(String(segments[i]))}`;
+  return out;
+}
+
+/** One RFC 6901 reference token: `~` as `~0`, `/` as `~1`. */
+function escapeSegment(s: string): string {
+  if (s.indexOf('~') < 0 && s.indexOf('/') < 0) return s;
+  return s.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/**
+ * `Rule.check` of a rule written as a `collect` function: its findings, in a new array.
+ *
+ * @example
+ * ```ts
+ * export const myRule: Rule = { name, requirements, check: (ctx) => findingsOf(collect, ctx), collect };
+ * ```
+ */
+export function findingsOf(collect: (ctx: RuleContext, out: Finding[]) => void, ctx: RuleContext): Finding[] {
+  const out: Finding[] = [];
+  collect(ctx, out);
+  return out;
 }
 
 /**
@@ -24,14 +48,27 @@ export function pointer(segments: readonly (string | number)[]): string {
  * inherited getters: documents are data).
  */
 export function member(obj: unknown, key: string): unknown {
-  if (!isObject(obj) || !Object.hasOwn(obj, key)) return undefined;
+  // hasOwnProperty.call is Object.hasOwn for an object, and V8 optimises it better
+  if (!isObject(obj) || !hasOwn.call(obj, key)) return undefined;
   return obj[key];
 }
 
+const hasOwn = Object.prototype.hasOwnProperty;
+
 /** Number of Unicode code points of `s` (not UTF-16 units; profile section 2). */
 export function codePointLength(s: string): number {
-  let n = 0;
-  for (const _ of s) n++;
+  // what iterating the string counts: a surrogate pair is one code point, a lone surrogate one
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
   return n;
 }
 

@@ -8,9 +8,10 @@ import { CprcError } from '../errors.js';
 import { type Finding, finding } from '../model/finding.js';
 import { isObject } from '../model/util.js';
 import { getSchemaValidator } from '../schemas/registry.js';
+import { beginDocumentMemo, endDocumentMemo } from './memo.js';
 import { CPR_RULES } from './rules/index.js';
 import { cprSchemaFindings, SCHEMA_FINDING_REQUIREMENTS, schemaFallbackFinding } from './schema-findings.js';
-import type { RuleContext, ValidateCprOptions, ValidationResult } from './types.js';
+import type { Rule, RuleContext, ValidateCprOptions, ValidationResult } from './types.js';
 
 /** Default validity ceiling: 30 days (profile section 2). */
 export const DEFAULT_MAX_VALIDITY_SECONDS = 30 * 24 * 60 * 60;
@@ -20,6 +21,12 @@ const REQ_STRUCTURE = 'CPR-4.3-VALIDATE-BEFORE-PROCESSING';
 
 /** The two readings' schema validators, fetched from the registry once. */
 const validators: Partial<Record<'payee' | 'wallet', ValidateFunction>> = {};
+
+/** True when one of `findings` is an error. */
+function hasError(findings: readonly Finding[]): boolean {
+  for (let i = 0; i < findings.length; i++) if ((findings[i] as Finding).severity === 'error') return true;
+  return false;
+}
 
 function checkOptions(opts: ValidateCprOptions): void {
   if (opts.mode !== undefined && opts.mode !== 'payee' && opts.mode !== 'wallet') {
@@ -71,30 +78,47 @@ export function validateCpr(doc: unknown, opts: ValidateCprOptions = {}): Valida
       };
     }
     const schemaValid = validate(doc);
+    const nowMs = opts.now ? opts.now.getTime() : Date.now();
     const ctx: RuleContext = {
       doc,
       mode,
-      nowMs: opts.now ? opts.now.getTime() : Date.now(),
+      nowMs,
       maxValiditySeconds: opts.maxValiditySeconds ?? DEFAULT_MAX_VALIDITY_SECONDS,
     };
     const ruleFindings: Finding[] = [];
-    for (const rule of CPR_RULES) {
-      const found = rule.check(ctx);
-      for (let i = 0; i < found.length; i++) ruleFindings.push(found[i] as Finding);
+    // the rules (and the schema-finding mapping) read the same members and ask for the
+    // sub-interface: both are read once per document
+    beginDocumentMemo(doc);
+    try {
+      for (let r = 0; r < CPR_RULES.length; r++) {
+        const rule = CPR_RULES[r] as Rule;
+        if (rule.collect !== undefined) {
+          rule.collect(ctx, ruleFindings);
+          continue;
+        }
+        const found = rule.check(ctx);
+        for (let i = 0; i < found.length; i++) ruleFindings.push(found[i] as Finding);
+      }
+      // the common case: nothing to merge
+      if (schemaValid) return { valid: !hasError(ruleFindings), findings: ruleFindings };
+      const schemaErrors = validate.errors ?? [];
+      const schemaFindings = cprSchemaFindings(schemaErrors, doc);
+      // A rule error at a path says more than the schema keyword there: keep the rule's.
+      const ruleErrorPaths = new Set<string>();
+      for (const f of ruleFindings) if (f.severity === 'error') ruleErrorPaths.add(f.path);
+      const findings: Finding[] = [];
+      for (const f of schemaFindings) if (!ruleErrorPaths.has(f.path)) findings.push(f);
+      for (const f of ruleFindings) findings.push(f);
+      if (!hasError(findings)) {
+        // never lose a schema error, even one the mapping treats as bookkeeping
+        findings.push(
+          ...(schemaFindings.length > 0 ? schemaFindings : [schemaFallbackFinding(schemaErrors)]),
+        );
+      }
+      return { valid: !hasError(findings), findings };
+    } finally {
+      endDocumentMemo();
     }
-    // the common case: nothing to merge
-    if (schemaValid)
-      return { valid: !ruleFindings.some((f) => f.severity === 'error'), findings: ruleFindings };
-    const schemaErrors = [...(validate.errors ?? [])];
-    const schemaFindings = cprSchemaFindings(schemaErrors, doc);
-    // A rule error at a path says more than the schema keyword there: keep the rule's.
-    const ruleErrorPaths = new Set(ruleFindings.filter((f) => f.severity === 'error').map((f) => f.path));
-    const findings = [...schemaFindings.filter((f) => !ruleErrorPaths.has(f.path)), ...ruleFindings];
-    if (!schemaValid && !findings.some((f) => f.severity === 'error')) {
-      // never lose a schema error, even one the mapping treats as bookkeeping
-      findings.push(...(schemaFindings.length > 0 ? schemaFindings : [schemaFallbackFinding(schemaErrors)]));
-    }
-    return { valid: !findings.some((f) => f.severity === 'error'), findings };
   } catch (err) {
     // Defence in depth: documents are data, but an exotic object (a Proxy, a throwing getter)
     // must still give a finding rather than an exception.

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { issueServerCertificate, LOOPBACK_HOSTS, type ServerCertificate } from '../../src/loopback/tls.js';
+import type { ServerCertificate } from '../../src/loopback/tls.js';
 import { getRunContext } from '../../src/runner/context.js';
 
 /** How the mock answers one token. */
@@ -48,11 +48,14 @@ function suiteCertificate(): Promise<ServerCertificate> | undefined {
   if (!tls?.suite_ca_cert_file || !tls.suite_ca_key_file) return undefined;
   const certFile = tls.suite_ca_cert_file;
   const keyFile = tls.suite_ca_key_file;
-  certificate ??= (async () =>
-    issueServerCertificate(
+  certificate ??= (async () => {
+    // loaded on first use: the X.509 stack is heavy, and only the wallet's checks need a mock payee
+    const { issueServerCertificate, LOOPBACK_HOSTS } = await import('../../src/loopback/tls.js');
+    return issueServerCertificate(
       { certPem: readFileSync(certFile, 'utf8'), keyPem: readFileSync(keyFile, 'utf8') },
       { hosts: [...LOOPBACK_HOSTS] },
-    ))();
+    );
+  })();
   return certificate;
 }
 

@@ -4,6 +4,7 @@
  * section 4 harness; single success under 32 simultaneous issues with one request_id, redeems or renewals (last-byte synchronised, spread measured); and a model-based
  * run of random command sequences against a model of the instrument.
  */
+import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { Ed25519KeyPair } from '../../src/crypto/ed25519.js';
 import {
@@ -18,8 +19,10 @@ import {
 } from '../_lib/index.js';
 import { assertRaced, runRace, singleWinner } from '../_lib/race.js';
 import {
+  ALL_ERROR_CODES,
   assertSchema,
   type CashPack,
+  expectProfileCodeIn,
   expectProfileError,
   harness,
   isObject,
@@ -165,6 +168,28 @@ function raceOperator(s: OperatorSetup, calls: OperatorCall[]): Promise<RaceOutc
         : s.op.redeem(c.cashpack, c.request);
   return runRace(calls.length, s.op.race?.bind(s.op, calls), (i) => one(calls[i] as OperatorCall));
 }
+
+describe('Profile section 1: the harness refuses a pack it never issued', () => {
+  check(
+    'harness-unknown-pack-profile-error',
+    ['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'],
+    'POST {harness}/expire and /cancel of a pack_id the Operator never issued answer a profile error (a code of the profile table, the status of its row, the error body), never a success or a server error',
+    async () => {
+      const s = await setup();
+      const h = harness(s, 'the harness transitions cannot be asked about an unknown pack');
+      for (const [what, call] of [
+        ['expire', (id: string) => h.expire(id)],
+        ['cancel', (id: string) => h.cancel(id)],
+      ] as const) {
+        expectProfileCodeIn(
+          await call(randomUUID()),
+          ALL_ERROR_CODES,
+          `harness ${what} of a pack never issued`,
+        );
+      }
+    },
+  );
+});
 
 describe('Cash-Pack API section 3: one success among simultaneous requests', () => {
   check(

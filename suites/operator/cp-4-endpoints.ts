@@ -2,17 +2,29 @@
  * Cash-Pack API section 4 (the four endpoints), with section 1 (bearer rights, chain digest) and
  * profile section 4 (bodies, statuses, signatures, chain digest formula).
  */
+import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { assertThat, check, expectOk, expectStatus, skip } from '../_lib/index.js';
 import {
+  type AnyResult,
+  assertThat,
+  check,
+  expectError,
+  expectOk,
+  expectStatus,
+  skip,
+} from '../_lib/index.js';
+import {
+  ALL_ERROR_CODES,
   assertOperatorSigned,
   assertSchema,
   type CashPack,
   chainDigests,
+  expectProfileCodeIn,
   isObject,
   issue,
   lockRequest,
   newKey,
+  type OperatorSetup,
   redemptionRequest,
   renew,
   renewalEntry,
@@ -353,6 +365,70 @@ describe('Cash-Pack API section 4: POST /v1/cashpack/redeem', () => {
         'redemption',
       );
       assertOperatorSigned(s, confirmation, 'the Redemption Confirmation');
+    },
+  );
+});
+
+/**
+ * Renewals and redemptions whose message names another pack than the submitted cash-pack: the
+ * message of pack A with the copy of pack B, and the message of A re-pointed at a pack_id nobody
+ * issued with A's own copy. Which code refuses them is not fixed (the profile names none).
+ */
+async function mismatchedSubmissions(s: OperatorSetup): Promise<{ what: string; result: AnyResult }[]> {
+  const a = await issue(s);
+  const b = await issue(s);
+  const nowhere = { pack_id: randomUUID() };
+  return [
+    {
+      what: "renew: pack A's renewal entry with pack B's cash-pack",
+      result: await s.op.renew(b.pack, renewalEntry(a.pack, a.bearer, newKey())),
+    },
+    {
+      what: "renew: pack A's cash-pack with a renewal entry naming a pack_id never issued",
+      result: await s.op.renew(a.pack, renewalEntry(a.pack, a.bearer, newKey(), nowhere)),
+    },
+    {
+      what: "redeem: pack A's redemption request with pack B's cash-pack",
+      result: await s.op.redeem(b.pack, redemptionRequest(s, a.pack, a.bearer)),
+    },
+    {
+      what: "redeem: pack A's cash-pack with a redemption request naming a pack_id never issued",
+      result: await s.op.redeem(a.pack, redemptionRequest(s, a.pack, a.bearer, 'sufficient', nowhere)),
+    },
+    // Neither pack changed: each is still renewed or redeemed by its own bearer from its own copy.
+    {
+      what: 'pack A renewed by its bearer afterwards',
+      result: await s.op.renew(a.pack, renewalEntry(a.pack, a.bearer, newKey())),
+    },
+    {
+      what: 'pack B redeemed by its bearer afterwards',
+      result: await s.op.redeem(b.pack, redemptionRequest(s, b.pack, b.bearer)),
+    },
+  ];
+}
+
+describe('Cash-Pack API section 4: renew and redeem act on the cash-pack submitted', () => {
+  check(
+    'message-for-another-pack-refused-changes-neither',
+    ['CP-4-RENEW', 'CP-4-REDEEM'],
+    'a renewal entry or redemption request naming another pack than the cash-pack submitted with it is refused, and changes neither pack',
+    async () => {
+      const s = await setup();
+      const results = await mismatchedSubmissions(s);
+      for (const r of results.slice(0, 4)) expectError(r.result, r.what);
+      for (const r of results.slice(4))
+        expectOk(r.result, `${r.what} (the refused requests changed nothing)`);
+    },
+  );
+
+  check(
+    'message-for-another-pack-error-status-body',
+    ['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'],
+    'the refusal of a message naming another pack than its cash-pack has a profile code, the status of its row and the error body',
+    async () => {
+      const s = await setup();
+      const results = await mismatchedSubmissions(s);
+      for (const r of results.slice(0, 4)) expectProfileCodeIn(r.result, ALL_ERROR_CODES, r.what);
     },
   );
 });

@@ -5,10 +5,13 @@
  * breaks exactly one condition (profile section 4, AMB-30).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { type Ed25519PrivateJwk, signObject } from '../../src/crypto/ed25519.js';
 import { assertThat, check, expectError, expectErrorCode, expectOk } from '../_lib/index.js';
 import {
   type CashPack,
   corruptSignature,
+  expectCodeIn,
+  expectProfileCodeIn,
   expectProfileError,
   type Issued,
   isObject,
@@ -238,6 +241,52 @@ describe('Cash-Pack API section 5 rule 1: messages are signed', () => {
         ...(await tamperedRedemptionRequests(s)),
       ];
       for (const t of all) expectProfileError(t.result, 401, `"${t.member}" altered after signing`);
+    },
+  );
+});
+
+/**
+ * Lock Requests whose principal_id names no principal the Operator knows: signed by the funded
+ * principal's key, and by a fresh key. The signer is unknown, so no signature can verify; and an
+ * unknown principal holds no balance, so such a request also meets INSUFFICIENT_BALANCE by nature
+ * (profile 4: either code is correct, the order of tests is the Operator's).
+ */
+const UNKNOWN_SIGNER_CODES = ['INVALID_SIGNATURE', 'INSUFFICIENT_BALANCE'];
+
+async function unknownSigners(s: OperatorSetup): Promise<Tampered[]> {
+  const out: Tampered[] = [];
+  const signers: [string, Ed25519PrivateJwk][] = [
+    ['principal_id unknown, signed by the funded principal', s.config.principals.funded.private_key_jwk],
+    ['principal_id unknown, signed by a fresh key', newKey().privateJwk],
+  ];
+  for (const [member, key] of signers) {
+    const { request } = lockRequest(s, { amount: '2' });
+    const unknown = { ...request, principal_id: `cprc-unknown-${randomUUID()}` };
+    out.push({ member, result: await s.op.issue(signObject(unknown, key)) });
+  }
+  return out;
+}
+
+describe('Cash-Pack API section 5 rule 1: an unknown signer', () => {
+  check(
+    'lock-request-unknown-principal-invalid-signature',
+    ['CP-5-INVALID-SIGNATURE', 'CP-7-INVALID-SIGNATURE'],
+    'a Lock Request whose principal_id names no principal the Operator knows yields INVALID_SIGNATURE (no key of the signer verifies it), or INSUFFICIENT_BALANCE (an unknown principal holds nothing), never a pack',
+    async () => {
+      const s = await setup();
+      for (const t of await unknownSigners(s))
+        expectCodeIn(t.result, UNKNOWN_SIGNER_CODES, `issue: ${t.member}`);
+    },
+  );
+
+  check(
+    'unknown-signer-http-401-error-body',
+    ['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'],
+    'the refusal of an unknown signer has the status of its code (INVALID_SIGNATURE 401, profile 1: "signer unknown"; INSUFFICIENT_BALANCE 422) and the error body',
+    async () => {
+      const s = await setup();
+      for (const t of await unknownSigners(s))
+        expectProfileCodeIn(t.result, UNKNOWN_SIGNER_CODES, `issue: ${t.member}`);
     },
   );
 });

@@ -56,10 +56,25 @@ describe('Cash-Pack API section 8: the configured maximum amount', () => {
   check(
     'issue-more-policy-s-max-amount-yields',
     ['CP-7-AMOUNT-EXCEEDS-LIMIT', 'CP-8-MAX-AMOUNT'],
-    "an issue for more than the policy's max_amount yields AMOUNT_EXCEEDS_LIMIT",
+    "an issue for more than the policy's max_amount yields AMOUNT_EXCEEDS_LIMIT, however large the amount (up to 2^256 - 1, the largest amount profile 1 allows)",
     async () => {
       const s = await setup();
       expectErrorCode(await overAmount(s), 'AMOUNT_EXCEEDS_LIMIT', 'issue of max_amount + 1');
+      // Well-formed amounts far above max_amount: a reader that stops short of 2^256 - 1 (a 64-bit
+      // integer, a JS number, an exclusive bound) calls them malformed instead.
+      const max = BigInt(s.policy.max_amount);
+      for (const [what, amount] of [
+        ['2^53 + 1', (1n << 53n) + 1n],
+        ['2^64', 1n << 64n],
+        ['2^256 - 1', (1n << 256n) - 1n],
+      ] as const) {
+        if (amount <= max) continue;
+        expectErrorCode(
+          await s.op.issue(lockRequest(s, { amount: amount.toString() }).request),
+          'AMOUNT_EXCEEDS_LIMIT',
+          `issue of ${what} (${amount}), above max_amount ${s.policy.max_amount}`,
+        );
+      }
     },
   );
 

@@ -6,8 +6,10 @@
  * again so that only its shape is broken: 400 INVALID_REQUEST, or the code of a condition the
  * value breaks by nature as well (profile 4 leaves the order of tests free: a missing
  * `principal_id` also names no signer). A message without its `signature` member is refused
- * (spec CP 5 rule 1) with 401 INVALID_SIGNATURE (profile 4), never INVALID_REQUEST.
+ * (spec CP 5 rule 1) with 401 INVALID_SIGNATURE (profile 4), never INVALID_REQUEST. A message
+ * or body that is `null`, an array or a bare string is refused the same way (never a 500).
  */
+import { randomUUID } from 'node:crypto';
 import { type Ed25519PrivateJwk, signObject } from '../../src/crypto/ed25519.js';
 import { check, expectError, type OperatorResult } from '../_lib/index.js';
 import {
@@ -44,6 +46,14 @@ const BAD_SIGNATURES: { what: string; value: unknown }[] = [
 ];
 const SIGNATURE_CODES = ['INVALID_REQUEST', 'INVALID_SIGNATURE'];
 
+/** Bodies that are JSON but no object: a message of the wrong shape as a whole. */
+const NOT_OBJECTS: [string, unknown][] = [
+  ['null', null],
+  ['an array', []],
+  ['a bare string', 'lock request'],
+  ['a number', 7],
+];
+
 /** `message` with its signature member replaced by `value`. */
 function withSignature(message: object, value: unknown): Obj {
   return { ...(message as Obj), signature: value };
@@ -78,6 +88,7 @@ function set(member: string, value: unknown): (o: Obj) => void {
 function badTimestamps(ms: number): { what: string; value: unknown }[] {
   const day = new Date(ms).toISOString().slice(0, 10);
   const [y] = day.split('-');
+  const month = day.slice(0, 7);
   return [
     { what: 'a number', value: Math.floor(ms / 1000) },
     { what: 'an empty string', value: '' },
@@ -90,6 +101,18 @@ function badTimestamps(ms: number): { what: string; value: unknown }[] {
     { what: 'a date only', value: day },
     { what: 'offset +25:00', value: `${day}T10:00:00+25:00` },
     { what: 'not a time', value: 'tomorrow' },
+    // A lenient reader rolls each of these over to a neighbouring instant, or finds a timestamp
+    // inside a longer text: none is an RFC 3339 date-time (section 5.6 grammar, 5.7 ranges).
+    { what: 'month 00', value: `${y}-00-10T10:00:00Z` },
+    { what: 'day 00', value: `${month}-00T10:00:00Z` },
+    { what: 'second 61', value: `${day}T10:00:61Z` },
+    { what: 'offset +24:00', value: `${day}T10:00:00+24:00` },
+    { what: 'offset minute 60', value: `${day}T10:00:00+01:60` },
+    { what: 'a fraction without digits', value: `${day}T10:00:00.Z` },
+    { what: 'text before it', value: `x${day}T10:00:00Z` },
+    { what: 'text after it', value: `${day}T10:00:00Zx` },
+    { what: 'a one-digit hour', value: `${day}T9:00:00Z` },
+    { what: 'an array holding a valid timestamp', value: [`${day}T10:00:00Z`] },
   ];
 }
 
@@ -109,6 +132,25 @@ const BAD_IDS: { what: string; value: unknown }[] = [
   { what: 'null', value: null },
   { what: 'an array', value: ['5b1f0c1e-8d0a-4c57-9d43-3a1f2b9e7c10'] },
 ];
+
+/**
+ * Strings that are not a UUID (profile 1). Sent as `renewal_id` and `redemption_id`, which the
+ * Operator writes back (in `renewal_chain`, in the Redemption Confirmation): accepting one would
+ * make it emit a non-UUID identifier. (`request_id` is never written back: profile 1 binds what
+ * an implementation emits, so whether the Operator refuses a non-UUID one is left open.)
+ */
+function nonUuids(): { what: string; value: string }[] {
+  const u = randomUUID();
+  return [
+    { what: 'not a UUID', value: 'not-a-uuid' },
+    { what: 'a UUID with a urn:uuid: prefix', value: `urn:uuid:${u}` },
+    { what: 'a UUID with a character after it', value: `${u}0` },
+    { what: 'a UUID with a character before it', value: `0${u}` },
+    { what: 'a UUID without hyphens', value: u.replaceAll('-', '') },
+    { what: 'a UUID with a non-hex digit', value: `${u.slice(0, -1)}g` },
+    { what: 'a UUID in braces', value: `{${u}}` },
+  ];
+}
 
 /** Wrong shapes of a non-empty string member. */
 const BAD_STRINGS: { what: string; value: unknown }[] = [
@@ -172,6 +214,13 @@ function lockRequestCases(s: OperatorSetup): Case[] {
     ['with a number "code"', { ...first, code: 978 }],
     ['with an empty "code"', { ...first, code: '' }],
     ['with an unknown "type"', { ...first, type: 'cash' }],
+    ['with an array "type"', { ...first, type: [first.type] }],
+    ['of type stablecoin without "chain_id"', { type: 'stablecoin', code: first.code }],
+    ['of type tokenized without "chain_id"', { type: 'tokenized', code: first.code }],
+    ['with an empty "chain_id"', { ...first, chain_id: '' }],
+    ['with a number "chain_id"', { ...first, chain_id: 1 }],
+    ['with a null "chain_id"', { ...first, chain_id: null }],
+    ['an array', [first]],
     ['null', null],
   ] as const) {
     cases.push({ what: `"asset" ${what}`, edit: set('asset', value), codes: INVALID });
@@ -212,7 +261,7 @@ function renewalEntryCases(pack: CashPack): Case[] {
     'created_at',
   ])
     cases.push({ what: `without "${member}"`, edit: omit(member), codes: codesOf(member) });
-  for (const bad of BAD_IDS) {
+  for (const bad of [...BAD_IDS, ...nonUuids()]) {
     cases.push({ what: `"renewal_id" ${bad.what}`, edit: set('renewal_id', bad.value), codes: INVALID });
     cases.push({ what: `"pack_id" ${bad.what}`, edit: set('pack_id', bad.value), codes: codesOf('pack_id') });
   }
@@ -264,7 +313,7 @@ function redemptionRequestCases(pack: CashPack): Case[] {
     'created_at',
   ])
     cases.push({ what: `without "${member}"`, edit: omit(member), codes: codesOf(member) });
-  for (const bad of BAD_IDS) {
+  for (const bad of [...BAD_IDS, ...nonUuids()]) {
     cases.push({
       what: `"redemption_id" ${bad.what}`,
       edit: set('redemption_id', bad.value),
@@ -332,6 +381,9 @@ describe('Profile sections 1 and 4: every member of every message, omitted or ma
         const r = await s.op.issue(withSignature(lockRequest(s, { amount: '2' }).request, bad.value));
         expectProfileCodeIn(r, SIGNATURE_CODES, `issue of a Lock Request whose "signature" is ${bad.what}`);
       }
+      for (const [what, body] of NOT_OBJECTS) {
+        expectProfileCodeIn(await s.op.issue(body), INVALID, `issue whose body is ${what}`);
+      }
     },
   );
 
@@ -359,6 +411,8 @@ describe('Profile sections 1 and 4: every member of every message, omitted or ma
         ['without "renewal_entry"', pack, undefined, INVALID],
         ['with "renewal_entry" a bare string', pack, 'entry', INVALID],
         ['with "renewal_entry" an array', pack, [entry], INVALID],
+        ['with "renewal_entry" null', pack, null, INVALID],
+        ['with "cashpack" null', null, entry, ['INVALID_REQUEST', 'INVALID_SIGNATURE']],
         ['without "cashpack"', undefined, entry, INVALID],
         ['with "cashpack" a bare string', 'pack', entry, ['INVALID_REQUEST', 'INVALID_SIGNATURE']],
         ['with "cashpack" an array', [pack], entry, ['INVALID_REQUEST', 'INVALID_SIGNATURE']],
@@ -400,6 +454,10 @@ describe('Profile sections 1 and 4: every member of every message, omitted or ma
       for (const [what, copy, body, codes] of [
         ['without "redemption_request"', pack, undefined, INVALID],
         ['with "redemption_request" a bare string', pack, 'request', INVALID],
+        ['with "redemption_request" an array', pack, [request], INVALID],
+        ['with "redemption_request" null', pack, null, INVALID],
+        ['with "cashpack" null', null, request, ['INVALID_REQUEST', 'INVALID_SIGNATURE']],
+        ['with "cashpack" an array', [pack], request, ['INVALID_REQUEST', 'INVALID_SIGNATURE']],
         ['without "cashpack"', undefined, request, INVALID],
         ['with "cashpack" a bare string', 'pack', request, ['INVALID_REQUEST', 'INVALID_SIGNATURE']],
       ] as const) {

@@ -10,17 +10,26 @@
  * keeps count (`spendLowBalance`) so that later checks lock what is really left.
  */
 import type { Ed25519KeyPair } from '../../src/crypto/ed25519.js';
-import { check, expectErrorCode, expectOk, onCheckEnd, skip } from '../_lib/index.js';
+import { check, expectError, expectErrorCode, expectOk, onCheckEnd, skip } from '../_lib/index.js';
 import {
+  ALL_ERROR_CODES,
   type CashPack,
+  expectProfileCodeIn,
   harness,
+  type LockRequest,
   lockRequest,
   lowBalanceAvailable,
   type OperatorSetup,
+  type Policy,
   redemptionRequest,
   setup,
   spendLowBalance,
 } from './_support/index.js';
+
+/** An asset descriptor as a Lock Request carries it. */
+type AssetDescriptor = LockRequest['asset'];
+
+type Result = Awaited<ReturnType<OperatorSetup['op']['issue']>>;
 
 /** The harness, needed to expire the packs that hold the rest of the balance. */
 function releaser(s: OperatorSetup) {
@@ -81,6 +90,66 @@ async function expectNoUnitLeft(s: OperatorSetup, what: string): Promise<void> {
   releaseIssued(s, r);
   expectErrorCode(r, 'INSUFFICIENT_BALANCE', what);
 }
+
+/** The asset descriptor as one comparable text (type, code, chain_id). */
+function assetText(a: AssetDescriptor): string {
+  return JSON.stringify([a.type, a.code, a.chain_id ?? null]);
+}
+
+/**
+ * Assets the policy does not offer, each one step from its first asset: another code, another
+ * type, a chain_id added (or another one), so that matching on part of the descriptor shows.
+ */
+function assetsNotOffered(policy: Policy): { what: string; asset: AssetDescriptor }[] {
+  const first = policy.assets[0] as AssetDescriptor;
+  const offered = new Set(policy.assets.map((a) => assetText(a as AssetDescriptor)));
+  const candidates: { what: string; asset: AssetDescriptor }[] = [
+    { what: 'another code', asset: { ...first, code: first.code === 'XTS' ? 'XXX' : 'XTS' } },
+    { what: 'another type', asset: { ...first, type: first.type === 'crypto' ? 'fiat' : 'crypto' } },
+    {
+      what: first.chain_id === undefined ? 'a chain_id added' : 'another chain_id',
+      asset: { ...first, chain_id: first.chain_id === undefined ? '1' : `${first.chain_id}0` },
+    },
+  ];
+  return candidates.filter((c) => !offered.has(assetText(c.asset)));
+}
+
+/** Issues in each asset not offered; a pack made anyway is expired through the harness at the end. */
+async function issuesNotOffered(s: OperatorSetup): Promise<{ what: string; result: Result }[]> {
+  const cases = assetsNotOffered(s.policy);
+  if (cases.length === 0) skip('every asset one step from the first offered one is offered too');
+  const out = [];
+  for (const c of cases) {
+    const result = await s.op.issue(lockRequest(s, { overrides: { asset: c.asset } }).request);
+    const h = s.op.harness;
+    const id = (result.body as { pack_id?: unknown } | undefined)?.pack_id;
+    if (result.ok && h !== undefined && typeof id === 'string') onCheckEnd(() => h.expire(id));
+    out.push({ what: `issue in ${JSON.stringify(c.asset)}, an asset not in the policy (${c.what})`, result });
+  }
+  return out;
+}
+
+describe('Profile section 4: issuance draws on the balance of an asset the Operator offers', () => {
+  check(
+    'issue-asset-not-offered-refused',
+    ['PRF-4-MONEY-FLOWS'],
+    "an issue in an asset the policy does not offer (another code, type or chain_id than an offered one) is refused: no pack locks another asset's funds (the Principal holds nothing in an asset the Operator does not offer)",
+    async () => {
+      const s = await setup();
+      for (const r of await issuesNotOffered(s)) expectError(r.result, r.what);
+    },
+  );
+
+  check(
+    'asset-not-offered-error-status-body',
+    ['PRF-1-ERROR-STATUS', 'PRF-1-ERROR-BODY'],
+    'the refusal of an asset the policy does not offer has a profile code (the profile names none: INVALID_REQUEST and INSUFFICIENT_BALANCE are both natural), the status of its row and the error body',
+    async () => {
+      const s = await setup();
+      for (const r of await issuesNotOffered(s)) expectProfileCodeIn(r.result, ALL_ERROR_CODES, r.what);
+    },
+  );
+});
 
 describe('Profile section 4: money flows through the Principal balance', () => {
   check(

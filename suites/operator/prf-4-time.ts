@@ -20,6 +20,7 @@ import {
 import {
   type CashPack,
   expectCodeIn,
+  expectProfileCodeIn,
   harness,
   instantOf,
   isObject,
@@ -35,6 +36,7 @@ import {
   setup,
   statusOf,
   testClock,
+  utcSeconds,
   validLifetime,
   withOffset,
 } from './_support/index.js';
@@ -109,6 +111,105 @@ describe('Profile section 4: request timestamps with any offset', () => {
   );
 });
 
+/** `text` (an RFC 3339 date-time with whole seconds) with `fraction` (e.g. `.5`) after its seconds. */
+function withFraction(text: string, fraction: string): string {
+  return `${text.slice(0, 19)}${fraction}${text.slice(19)}`;
+}
+
+/**
+ * The instant `ms` (whole seconds) written in each form the RFC 3339 grammar allows besides
+ * `...Z` (section 5.6: lower-case t and z, `time-secfrac` of any length, `time-numoffset` with
+ * minutes, up to 23:59), with the instant each names.
+ */
+function instantForms(ms: number): { what: string; text: string; instant: number }[] {
+  const z = utcSeconds(ms);
+  return [
+    { what: 'lower-case t and z', text: z.replace('T', 't').replace('Z', 'z'), instant: ms },
+    { what: 'a one-digit fraction', text: withFraction(z, '.5'), instant: ms + 500 },
+    { what: 'a nine-digit fraction', text: withFraction(z, '.123456789'), instant: ms + 123 },
+    { what: 'offset +00:00', text: withOffset(ms, 0), instant: ms },
+    { what: 'offset +05:45', text: withOffset(ms, 5 * 60 + 45), instant: ms },
+    { what: 'offset -09:30', text: withOffset(ms, -(9 * 60 + 30)), instant: ms },
+    { what: 'offset +23:59', text: withOffset(ms, 23 * 60 + 59), instant: ms },
+    { what: 'offset -23:59', text: withOffset(ms, -(23 * 60 + 59)), instant: ms },
+    {
+      what: 'a fraction and offset +05:30',
+      text: withFraction(withOffset(ms, 330), '.25'),
+      instant: ms + 250,
+    },
+  ];
+}
+
+/**
+ * Past instants whose fields sit at the edge of their range (section 5.7): January, day 1, the
+ * last day of a month, 23:59:59. Sent as `created_at`, which no rule of the profile bounds.
+ */
+function edgeDates(now: number): { what: string; text: string }[] {
+  const d = new Date(now);
+  const y = d.getUTCFullYear();
+  return [
+    { what: 'January 1 of this year at 00:00:00', text: `${y}-01-01T00:00:00Z` },
+    {
+      what: 'the last day of the previous month at 23:59:59',
+      text: utcSeconds(Date.UTC(y, d.getUTCMonth(), 0, 23, 59, 59)),
+    },
+    { what: 'December 31 of last year at 23:59:59', text: `${y - 1}-12-31T23:59:59Z` },
+  ];
+}
+
+describe('Profile sections 1 and 4: every RFC 3339 form in requests', () => {
+  check(
+    'request-timestamps-every-rfc3339-form-read',
+    ['PRF-4-REQUEST-TIMESTAMP-OFFSET'],
+    'every RFC 3339 date-time form is read in requests as the instant it names: lower-case t and z, a fraction of any length, offsets with minutes up to +23:59 and -23:59, and every field at the edge of its range (January, day 1, the last day of a month, 23:59:59)',
+    async () => {
+      const s = await setup();
+      // expires_at: accepted, and the cash-pack's expires_at is the instant it names (to the
+      // second: the profile fixes no sub-second precision).
+      for (const form of instantForms(
+        Math.floor((operatorNow() + validLifetime(s.policy) * 1000) / 1000) * 1000,
+      )) {
+        const { request } = lockRequest(s, { amount: '2', overrides: { expires_at: form.text } });
+        const r = await s.op.issue(request);
+        releaseIssued(s, r);
+        const pack = expectOk(r, `issue with expires_at ${form.text} (${form.what})`) as CashPack;
+        const got = isObject(pack) ? instantOf(pack.expires_at) : undefined;
+        assertThat(
+          got !== undefined && Math.abs(got - form.instant) < 1000,
+          `the cash-pack's expires_at is the instant ${form.text} names, ${new Date(form.instant).toISOString()} (got ${JSON.stringify(isObject(pack) ? pack.expires_at : pack)})`,
+        );
+      }
+      // created_at: every form, and every field at its edge, accepted.
+      const now = operatorNow();
+      const created = [
+        ...instantForms(Math.floor(now / 1000) * 1000).map((f) => ({ what: f.what, text: f.text })),
+        ...edgeDates(now),
+      ];
+      for (const form of created) {
+        const { request } = lockRequest(s, { amount: '2', overrides: { created_at: form.text } });
+        const r = await s.op.issue(request);
+        releaseIssued(s, r);
+        expectOk(r, `issue with created_at ${form.text} (${form.what})`);
+      }
+      // The bearer messages read the same forms.
+      const { pack, bearer } = await issue(s);
+      const next = newKey();
+      const at = Math.floor(operatorNow() / 1000) * 1000;
+      const entry = renewalEntry(pack, bearer, next, {
+        created_at: withFraction(withOffset(at, 5 * 60 + 45), '.123456').replace('T', 't'),
+      });
+      const renewed = expectOk(
+        await s.op.renew(pack, entry),
+        `renewal whose entry has created_at ${entry.created_at}`,
+      ) as CashPack;
+      const request = redemptionRequest(s, renewed, next, 'sufficient', {
+        created_at: withFraction(withOffset(at, -(23 * 60 + 59)), '.5'),
+      });
+      expectOk(await s.op.redeem(renewed, request), `redemption with created_at ${request.created_at}`);
+    },
+  );
+});
+
 describe('Profile section 4: the optional test clock of the operator harness', () => {
   check(
     'operator-test-clock-moves-expiry-forward',
@@ -148,6 +249,44 @@ describe('Profile section 4: the optional test clock of the operator harness', (
           !movedBack,
           `a negative advance does not move the clock back (got ${JSON.stringify(back.body)})`,
         );
+      }
+      await clock.advance(1);
+    },
+  );
+
+  check(
+    'operator-test-clock-advance-seconds-validated',
+    ['PRF-2-HARNESS-CLOCK-OPERATOR', 'PRF-1-INVALID-REQUEST'],
+    'the test clock takes {"advance_seconds": N} for every integer N >= 0 (0 included: 200 {now}, not moved back); a body whose advance_seconds is missing or not a number, or a refused negative N, answers 400 INVALID_REQUEST with the error body',
+    async () => {
+      const s = await setup();
+      const clock = await testClock(s);
+      if (!clock.present) skip(`no test clock: ${clock.reason}`);
+      const h = harness(s);
+      const advance = h.advanceClock?.bind(h) ?? skip('the operator driver has no test clock');
+      await clock.advance(0);
+      // Not numbers (the driver sends {"advance_seconds": value}; undefined leaves it out).
+      for (const [what, value] of [
+        ['missing', undefined],
+        ['a numeric string', '5'],
+        ['null', null],
+        ['true', true],
+        ['an array', [5]],
+        ['an object', { seconds: 5 }],
+      ] as const) {
+        const r = await advance(value as unknown as number);
+        // Later checks write timestamps relative to the Operator's now: follow it wherever it went.
+        const moved = r.ok && isObject(r.body) ? instantOf(r.body.now) : undefined;
+        if (moved !== undefined) clock.follow(moved);
+        expectProfileCodeIn(r, ['INVALID_REQUEST'], `POST {harness}/clock with "advance_seconds" ${what}`);
+      }
+      // A negative N may be refused (then as a schema failure) or leave now where it is.
+      const back = await advance(-60);
+      if (!back.ok)
+        expectProfileCodeIn(back, ['INVALID_REQUEST'], 'POST {harness}/clock {"advance_seconds": -60}');
+      else if (isObject(back.body)) {
+        const now = instantOf(back.body.now);
+        if (now !== undefined) clock.follow(now);
       }
       await clock.advance(1);
     },
@@ -254,6 +393,75 @@ async function assertExpiredEverywhere(s: OperatorSetup, p: ExpiryPacks): Promis
     assertThat(after === 'EXPIRED', `${what} reads EXPIRED (got ${JSON.stringify(after)})`);
   }
 }
+
+/** Issues a pack `lifetime` seconds ahead with its bearer key (EXPIRY_INVALID skips, as above). */
+async function issueWithKeyOrSkip(s: OperatorSetup, lifetime: number) {
+  const { request, bearer } = lockRequest(s, { lifetimeSeconds: lifetime });
+  const r = await s.op.issue(request);
+  if (!r.ok && r.error?.code === 'EXPIRY_INVALID')
+    skip(
+      `the Operator refuses an expiry ${lifetime} s ahead, inside its range (see expiry-a-few-seconds-inside-range-accepted)`,
+    );
+  const pack = expectOk(r, `issue with an expiry ${lifetime} s ahead`) as CashPack;
+  return { pack, bearer, expiresAt: instantOf(request.expires_at) as number };
+}
+
+/**
+ * A pack issued near min_expiry_seconds, made `status` (REDEEMED by its bearer, CANCELLED through
+ * the harness), then taken past its expires_at: it must still read `status`, also after its
+ * Principal issues again (which settles the expiries due).
+ */
+async function terminalOutlastsExpiry(status: 'REDEEMED' | 'CANCELLED'): Promise<void> {
+  const s = await setup();
+  const h =
+    status === 'CANCELLED' ? harness(s, 'a pack can be cancelled only through the harness') : undefined;
+  const clock = await testClock(s);
+  const lifetime = nearMinimum(s);
+  if (!clock.present && (lifetime + 2) * 1000 > maxWaitMs())
+    skip(
+      `without a test clock this needs a wait of about ${lifetime + 2} s, above the maximum wait of ${Math.round(maxWaitMs() / 1000)} s (${clock.reason})`,
+    );
+  const made = await issueWithKeyOrSkip(s, lifetime);
+  if (status === 'REDEEMED')
+    expectOk(
+      await s.op.redeem(made.pack, redemptionRequest(s, made.pack, made.bearer)),
+      `redemption of a pack expiring ${lifetime} s ahead`,
+    );
+  else if (h !== undefined) expectOk(await h.cancel(made.pack.pack_id), 'harness cancel');
+  if (clock.present) await clock.advance(Math.ceil((made.expiresAt - operatorNow()) / 1000) + 3);
+  else await waitRealTime(Math.max(made.expiresAt + 1500 - operatorNow(), 0));
+  const after = await statusOf(s, made.pack.pack_id);
+  assertThat(
+    after === status,
+    `once its expires_at has passed the ${status} pack still reads ${status} (got ${JSON.stringify(after)})`,
+  );
+  const again = await s.op.issue(lockRequest(s).request);
+  releaseIssued(s, again);
+  expectOk(again, `a new issue by the same Principal once the ${status} pack passed its expires_at`);
+  const settled = await statusOf(s, made.pack.pack_id);
+  assertThat(
+    settled === status,
+    `after the Principal issued again the ${status} pack still reads ${status} (got ${JSON.stringify(settled)})`,
+  );
+}
+
+describe('Cash-Pack API section 3: a terminal status outlasts expires_at', () => {
+  check(
+    'redeemed-pack-stays-redeemed-after-expires-at',
+    ['CP-3-TERMINAL-STATUS', 'CP-3-REDEEMED'],
+    'a REDEEMED pack stays REDEEMED once its expires_at passes, also after its Principal issues again (which settles the expiries due): it never turns EXPIRED (nor gives its funds back)',
+    () => terminalOutlastsExpiry('REDEEMED'),
+    { timeoutMs: maxWaitMs() + Math.max(context().timeoutMs, 60_000) },
+  );
+
+  check(
+    'cancelled-pack-stays-cancelled-after-expires-at',
+    ['CP-3-TERMINAL-STATUS', 'CP-3-CANCELLED'],
+    'a CANCELLED pack stays CANCELLED once its expires_at passes, also after its Principal issues again (which settles the expiries due): it never turns EXPIRED (nor gives its funds back)',
+    () => terminalOutlastsExpiry('CANCELLED'),
+    { timeoutMs: maxWaitMs() + Math.max(context().timeoutMs, 60_000) },
+  );
+});
 
 describe('Cash-Pack API section 3 and profile section 4: real expiry on every endpoint', () => {
   check(

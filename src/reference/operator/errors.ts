@@ -42,7 +42,6 @@ export class OperatorError extends Error {
 
   constructor(code: OperatorErrorCode, message: string) {
     super(message);
-    this.name = 'OperatorError';
     this.code = code;
     this.status = OPERATOR_ERROR_STATUS[code];
   }

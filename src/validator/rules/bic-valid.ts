@@ -1,7 +1,8 @@
 import { isValidBIC } from 'ibantools';
 import { type Finding, finding } from '../../model/finding.js';
-import type { Rule } from '../types.js';
-import { member, pointer } from '../util.js';
+import type { Rule, RuleContext } from '../types.js';
+import { findingsOf, member, pointer } from '../util.js';
+import { viewOf } from '../view.js';
 
 /** ibantools' verdicts on recent BICs (a document carries its BIC twice; bounded). */
 const verdicts = new Map<string, boolean>();
@@ -30,21 +31,26 @@ const PLACES = [['bic'], ['payee', 'rail_address', 'bic']] as const;
 export const bicValid: Rule = {
   name: 'bic-valid',
   requirements: [REQ],
-  check({ doc }) {
-    let out: Finding[] | undefined;
-    for (const path of PLACES) {
-      let value: unknown = doc;
-      for (const k of path) value = member(value, k);
-      if (typeof value !== 'string' || bicOk(value)) continue;
-      out ??= [];
-      out.push(
-        finding(
-          REQ,
-          pointer(path),
-          `${path.join('.')} is not an ISO 9362 BIC (8 or 11 characters: bank, country, location, branch)`,
-        ),
-      );
-    }
-    return out ?? [];
-  },
+  check: (ctx) => findingsOf(collectBicValid, ctx),
+  collect: collectBicValid,
 };
+
+function collectBicValid({ doc }: RuleContext, out: Finding[]): void {
+  const v = viewOf(doc);
+  const top = v.bic;
+  const topOk = typeof top !== 'string' || bicOk(top);
+  if (!topOk) report(PLACES[0], out);
+  const inner = member(v.railAddress, 'bic');
+  // rail_address repeats the top-level BIC: the same string has the same verdict
+  if (typeof inner === 'string' && !(inner === top ? topOk : bicOk(inner))) report(PLACES[1], out);
+}
+
+function report(path: readonly string[], out: Finding[]): void {
+  out.push(
+    finding(
+      REQ,
+      pointer(path),
+      `${path.join('.')} is not an ISO 9362 BIC (8 or 11 characters: bank, country, location, branch)`,
+    ),
+  );
+}

@@ -1,7 +1,8 @@
-import { finding } from '../../model/finding.js';
+import { type Finding, finding } from '../../model/finding.js';
 import { appliedSubInterface } from '../subinterface.js';
-import type { Rule } from '../types.js';
-import { describe, member } from '../util.js';
+import type { Rule, RuleContext } from '../types.js';
+import { describe, findingsOf, member } from '../util.js';
+import { viewOf } from '../view.js';
 
 /** Every chain identifier of an on-chain CPR names the same chain (profile section 2). */
 const REQ = 'PRF-2-CHAIN-ID-AGREES';
@@ -18,11 +19,28 @@ const REQ = 'PRF-2-CHAIN-ID-AGREES';
  */
 export function chainKey(value: unknown): string | null {
   if (typeof value !== 'string' || value === '') return null;
-  if (/^[0-9]+$/.test(value)) return BigInt(value).toString();
-  const caip = /^eip155:([0-9]+)$/.exec(value);
+  if (isCanonicalDecimal(value)) return value; // what BigInt(value).toString() gives back
+  if (DECIMAL.test(value)) return BigInt(value).toString();
+  const caip = CAIP2_EIP155.exec(value);
   if (caip) return BigInt(caip[1] as string).toString();
-  if (/^0[xX][0-9a-fA-F]+$/.test(value)) return BigInt(value.toLowerCase()).toString();
+  if (HEX.test(value)) return BigInt(value.toLowerCase()).toString();
   return value;
+}
+
+const DECIMAL = /^[0-9]+$/;
+const CAIP2_EIP155 = /^eip155:([0-9]+)$/;
+const HEX = /^0[xX][0-9a-fA-F]+$/;
+
+/** A decimal number without leading zero (or "0"): its own BigInt string. */
+function isCanonicalDecimal(value: string): boolean {
+  const first = value.charCodeAt(0);
+  if (first === 0x30) return value.length === 1;
+  if (first < 0x31 || first > 0x39) return false;
+  for (let i = 1; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
 }
 
 /** Where chain identifiers sit in an on-chain CPR (profile section 2). */
@@ -38,29 +56,39 @@ const PLACES = [['chain_id'], ['payee', 'rail_address', 'chain_id'], ['value', '
 export const chainIdAgrees: Rule = {
   name: 'chain-id-agrees',
   requirements: [REQ],
-  check({ doc, mode }) {
-    if (appliedSubInterface(doc) !== 'onchain') return [];
-    const top = member(doc, 'chain_id');
-    const topKey = chainKey(top);
-    if (topKey === null) return [];
-    const out = [];
-    for (const path of PLACES.slice(1)) {
-      let v: unknown = doc;
-      for (const k of path) v = member(v, k);
-      const key = chainKey(v);
-      if (key === null || key === topKey) continue;
-      const name = path.join('.');
-      out.push(
-        finding(
-          REQ,
-          `/${path.join('/')}`,
-          mode === 'payee'
-            ? `${name} ${describe(v)} names another chain than chain_id ${describe(top)}; a payee emits every chain identifier equal`
-            : `${name} ${describe(v)} names another chain than chain_id ${describe(top)}; a wallet may refuse this document (422 INVALID_STRUCTURE) or derive it`,
-          mode === 'payee' ? 'error' : 'warning',
-        ),
-      );
-    }
-    return out;
-  },
+  check: (ctx) => findingsOf(collectChainIdAgrees, ctx),
+  collect: collectChainIdAgrees,
 };
+
+function collectChainIdAgrees({ doc, mode }: RuleContext, out: Finding[]): void {
+  if (appliedSubInterface(doc) !== 'onchain') return;
+  const view = viewOf(doc);
+  const top = view.chain_id;
+  const topKey = chainKey(top);
+  if (topKey === null) return;
+  compareChain(member(view.railAddress, 'chain_id'), PLACES[1], top, topKey, mode, out);
+  compareChain(member(view.asset, 'chain_id'), PLACES[2], top, topKey, mode, out);
+}
+
+function compareChain(
+  v: unknown,
+  path: readonly string[],
+  top: unknown,
+  topKey: string,
+  mode: RuleContext['mode'],
+  out: Finding[],
+): void {
+  const key = chainKey(v);
+  if (key === null || key === topKey) return;
+  const name = path.join('.');
+  out.push(
+    finding(
+      REQ,
+      `/${path.join('/')}`,
+      mode === 'payee'
+        ? `${name} ${describe(v)} names another chain than chain_id ${describe(top)}; a payee emits every chain identifier equal`
+        : `${name} ${describe(v)} names another chain than chain_id ${describe(top)}; a wallet may refuse this document (422 INVALID_STRUCTURE) or derive it`,
+      mode === 'payee' ? 'error' : 'warning',
+    ),
+  );
+}

@@ -1,6 +1,7 @@
-import { finding } from '../../model/finding.js';
-import type { Rule } from '../types.js';
-import { member } from '../util.js';
+import { type Finding, finding } from '../../model/finding.js';
+import type { Rule, RuleContext } from '../types.js';
+import { findingsOf, member } from '../util.js';
+import { viewOf } from '../view.js';
 
 /** Requirement this rule reports. */
 const REQ = 'CPR-2.3-CHAIN-ID-REQUIRED';
@@ -9,20 +10,23 @@ const REQ = 'CPR-2.3-CHAIN-ID-REQUIRED';
 export const chainIdRequired: Rule = {
   name: 'chain-id-required',
   requirements: [REQ],
-  check({ doc }) {
-    const asset = member(member(doc, 'value'), 'asset');
-    const type = member(asset, 'type');
-    if (type !== 'stablecoin' && type !== 'tokenized') return [];
-    const chainId = member(asset, 'chain_id');
-    if (typeof chainId === 'string' && chainId.length > 0) return [];
-    return [
-      finding(
-        REQ,
-        '/value/asset/chain_id',
-        chainId === undefined
-          ? `value.asset.chain_id is missing; it is required when asset.type is "${type}"`
-          : `value.asset.chain_id must be a non-empty string when asset.type is "${type}"`,
-      ),
-    ];
-  },
+  check: (ctx) => findingsOf(collectChainIdRequired, ctx),
+  collect: collectChainIdRequired,
 };
+
+function collectChainIdRequired({ doc }: RuleContext, out: Finding[]): void {
+  const asset = viewOf(doc).asset;
+  const type = member(asset, 'type');
+  if (type !== 'stablecoin' && type !== 'tokenized') return;
+  const chainId = member(asset, 'chain_id');
+  if (typeof chainId === 'string' && chainId.length > 0) return;
+  out.push(
+    finding(
+      REQ,
+      '/value/asset/chain_id',
+      chainId === undefined
+        ? `value.asset.chain_id is missing; it is required when asset.type is "${type}"`
+        : `value.asset.chain_id must be a non-empty string when asset.type is "${type}"`,
+    ),
+  );
+}

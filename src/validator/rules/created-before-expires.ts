@@ -1,10 +1,11 @@
 // Also checks CPR-1-VALIDITY-WINDOW (spec 1 rule 3): the window from created_at to expires_at is
 // a real window.
 
-import { finding } from '../../model/finding.js';
-import { parseRfc3339 } from '../rfc3339.js';
-import type { Rule } from '../types.js';
-import { member } from '../util.js';
+import { type Finding, finding } from '../../model/finding.js';
+import { instantOf } from '../rfc3339.js';
+import type { Rule, RuleContext } from '../types.js';
+import { findingsOf } from '../util.js';
+import { viewOf } from '../view.js';
 
 /** Requirement this rule reports. */
 const REQ = 'PRF-2-CREATED-BEFORE-EXPIRES';
@@ -13,15 +14,17 @@ const REQ = 'PRF-2-CREATED-BEFORE-EXPIRES';
 export const createdBeforeExpires: Rule = {
   name: 'created-before-expires',
   requirements: [REQ],
-  check({ doc }) {
-    const created = member(doc, 'created_at');
-    const expires = member(doc, 'expires_at');
-    if (typeof created !== 'string' || typeof expires !== 'string') return [];
-    const c = parseRfc3339(created);
-    const e = parseRfc3339(expires);
-    if (!c || !e || c.epochMs < e.epochMs) return [];
-    return [
-      finding(REQ, '/expires_at', `expires_at (${expires}) must be later than created_at (${created})`),
-    ];
-  },
+  check: (ctx) => findingsOf(collectCreatedBeforeExpires, ctx),
+  collect: collectCreatedBeforeExpires,
 };
+
+function collectCreatedBeforeExpires({ doc }: RuleContext, out: Finding[]): void {
+  const v = viewOf(doc);
+  const created = v.created_at;
+  const expires = v.expires_at;
+  if (typeof created !== 'string' || typeof expires !== 'string') return;
+  const c = instantOf(created);
+  const e = instantOf(expires);
+  if (!c || !e || c.epochMs < e.epochMs) return;
+  out.push(finding(REQ, '/expires_at', `expires_at (${expires}) must be later than created_at (${created})`));
+}

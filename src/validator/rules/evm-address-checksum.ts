@@ -1,8 +1,9 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { type Finding, finding } from '../../model/finding.js';
-import type { Rule } from '../types.js';
-import { member, pointer } from '../util.js';
+import type { Rule, RuleContext } from '../types.js';
+import { findingsOf, member, pointer } from '../util.js';
+import { viewOf } from '../view.js';
 
 /** Requirement for the recipient address. */
 const REQ_RECEIVER = 'CPR-2.5-RECEIVER-ADDRESS';
@@ -53,6 +54,10 @@ type Verdict =
   | { kind: 'single-case'; fixed: string }
   | { kind: 'bad'; expected: string };
 
+/** An EVM address: `0x` and 40 hex digits. */
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const HEX_LETTER = /[a-fA-F]/;
+
 /** Verdicts on recent address strings (a document repeats its address; bounded). */
 const verdicts = new Map<string, Verdict>();
 const OK: Verdict = { kind: 'ok' };
@@ -60,13 +65,13 @@ const OK: Verdict = { kind: 'ok' };
 function verdictOf(value: string): Verdict {
   let v = verdicts.get(value);
   if (v !== undefined) return v;
-  if (!/^0x[0-9a-fA-F]{40}$/.test(value)) v = { kind: 'shape' };
+  if (!ADDRESS.test(value)) v = { kind: 'shape' };
   else {
     const digits = value.slice(2);
     if (digits === digits.toLowerCase() || digits === digits.toUpperCase()) {
       // a single-case address whose checksum form is itself (no letter the hash makes upper case,
       // or digits only) is correctly written: EIP-55 cannot tell it apart, so it is no warning
-      const fixed = /[a-fA-F]/.test(digits) ? toChecksumAddress(value) : value;
+      const fixed = HEX_LETTER.test(digits) ? toChecksumAddress(value) : value;
       v = fixed === value ? OK : { kind: 'single-case', fixed };
     } else {
       const expected = toChecksumAddress(value);
@@ -99,34 +104,35 @@ const PLACES = [
 export const evmAddressChecksum: Rule = {
   name: 'evm-address-checksum',
   requirements: [REQ_RECEIVER, REQ_FIELDS],
-  check({ doc }) {
-    let out: Finding[] | undefined;
-    for (const [path, req] of PLACES) {
-      let value: unknown = doc;
-      for (const k of path) value = member(value, k);
-      if (typeof value !== 'string') continue;
-      const v = verdictOf(value);
-      if (v.kind === 'ok') continue;
-      const name = path.join('.');
-      const where = pointer(path);
-      out ??= [];
-      if (v.kind === 'shape') {
-        out.push(finding(req, where, `${name} must be an EVM address: 0x followed by 40 hex digits`));
-      } else if (v.kind === 'single-case') {
-        out.push(
-          finding(
-            req,
-            where,
-            `${name} has no EIP-55 checksum (single case); write it as ${v.fixed}`,
-            'warning',
-          ),
-        );
-      } else {
-        out.push(
-          finding(req, where, `${name} fails its EIP-55 checksum (expected ${v.expected}); check for a typo`),
-        );
-      }
-    }
-    return out ?? [];
-  },
+  check: (ctx) => findingsOf(collectEvmAddressChecksum, ctx),
+  collect: collectEvmAddressChecksum,
 };
+
+function collectEvmAddressChecksum({ doc }: RuleContext, out: Finding[]): void {
+  const view = viewOf(doc);
+  const top = view.receiver_address;
+  const topVerdict = typeof top === 'string' ? verdictOf(top) : OK;
+  report(topVerdict, PLACES[0], out);
+  const inner = member(view.railAddress, 'receiver_address');
+  // rail_address repeats the top-level address: the same string has the same verdict
+  if (typeof inner === 'string') report(inner === top ? topVerdict : verdictOf(inner), PLACES[1], out);
+  const contract = view.contract_address;
+  if (typeof contract === 'string') report(verdictOf(contract), PLACES[2], out);
+}
+
+function report(v: Verdict, [path, req]: (typeof PLACES)[number], out: Finding[]): void {
+  if (v.kind === 'ok') return;
+  const name = path.join('.');
+  const where = pointer(path);
+  if (v.kind === 'shape') {
+    out.push(finding(req, where, `${name} must be an EVM address: 0x followed by 40 hex digits`));
+  } else if (v.kind === 'single-case') {
+    out.push(
+      finding(req, where, `${name} has no EIP-55 checksum (single case); write it as ${v.fixed}`, 'warning'),
+    );
+  } else {
+    out.push(
+      finding(req, where, `${name} fails its EIP-55 checksum (expected ${v.expected}); check for a typo`),
+    );
+  }
+}

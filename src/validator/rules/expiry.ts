@@ -1,9 +1,10 @@
 // Also checks CPR-8-REQUEST-VALIDITY (section 8: validity is bounded by expires_at, which is required).
 
-import { finding } from '../../model/finding.js';
-import { parseRfc3339 } from '../rfc3339.js';
-import type { Rule } from '../types.js';
-import { member } from '../util.js';
+import { type Finding, finding } from '../../model/finding.js';
+import { instantOf } from '../rfc3339.js';
+import type { Rule, RuleContext } from '../types.js';
+import { findingsOf } from '../util.js';
+import { viewOf } from '../view.js';
 
 /** Wallet mode: an expired request is rejected (spec 7 rule 2, 4.4 step 1, invariant 2). */
 const REQ_WALLET = 'CPR-7-EXPIRED-REJECTED';
@@ -19,20 +20,23 @@ const REQ_PAYEE = 'CPR-2.1-EXPIRES-AT';
 export const expiry: Rule = {
   name: 'expiry',
   requirements: [REQ_WALLET, REQ_PAYEE],
-  check({ doc, mode, nowMs }) {
-    const expires = member(doc, 'expires_at');
-    if (typeof expires !== 'string') return [];
-    const e = parseRfc3339(expires);
-    if (!e || e.epochMs > nowMs) return [];
-    const now = new Date(nowMs).toISOString();
-    return mode === 'wallet'
-      ? [
-          finding(
-            REQ_WALLET,
-            '/expires_at',
-            `the request expired at ${expires} (now ${now}); it must be rejected`,
-          ),
-        ]
-      : [finding(REQ_PAYEE, '/expires_at', `expires_at ${expires} is not in the future (now ${now})`)];
-  },
+  check: (ctx) => findingsOf(collectExpiry, ctx),
+  collect: collectExpiry,
 };
+
+function collectExpiry({ doc, mode, nowMs }: RuleContext, out: Finding[]): void {
+  const expires = viewOf(doc).expires_at;
+  if (typeof expires !== 'string') return;
+  const e = instantOf(expires);
+  if (!e || e.epochMs > nowMs) return;
+  const now = new Date(nowMs).toISOString();
+  out.push(
+    mode === 'wallet'
+      ? finding(
+          REQ_WALLET,
+          '/expires_at',
+          `the request expired at ${expires} (now ${now}); it must be rejected`,
+        )
+      : finding(REQ_PAYEE, '/expires_at', `expires_at ${expires} is not in the future (now ${now})`),
+  );
+}

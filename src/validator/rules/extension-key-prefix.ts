@@ -1,7 +1,8 @@
 import { type Finding, finding } from '../../model/finding.js';
 import { isObject } from '../../model/util.js';
-import type { Rule } from '../types.js';
-import { member, pointer } from '../util.js';
+import type { Rule, RuleContext } from '../types.js';
+import { findingsOf, pointer } from '../util.js';
+import { viewOf } from '../view.js';
 
 /** Requirement this rule reports (CPR-1.0 9 rule 5, read as in ambiguity AMB-29). */
 const REQ = 'CPR-9-REVERSE-DOMAIN-PREFIX';
@@ -22,22 +23,23 @@ const NAMESPACED =
 export const extensionKeyPrefix: Rule = {
   name: 'extension-key-prefix',
   requirements: [REQ],
-  check({ doc, mode }) {
-    if (mode !== 'payee') return [];
-    const extensions = member(doc, 'extensions');
-    if (!isObject(extensions)) return [];
-    const out: Finding[] = [];
-    for (const key of Object.keys(extensions)) {
-      if (NAMESPACED.test(key)) continue;
-      out.push(
-        finding(
-          REQ,
-          pointer(['extensions', key]),
-          `extension key "${key}" has no "foundation:" or reverse-domain prefix (e.g. "com.example:${key}"); keys may collide`,
-          'warning',
-        ),
-      );
-    }
-    return out;
-  },
+  check: (ctx) => findingsOf(collectExtensionKeyPrefix, ctx),
+  collect: collectExtensionKeyPrefix,
 };
+
+function collectExtensionKeyPrefix({ doc, mode }: RuleContext, out: Finding[]): void {
+  if (mode !== 'payee') return;
+  const extensions = viewOf(doc).extensions;
+  if (!isObject(extensions)) return;
+  for (const key of Object.keys(extensions)) {
+    if (NAMESPACED.test(key)) continue;
+    out.push(
+      finding(
+        REQ,
+        pointer(['extensions', key]),
+        `extension key "${key}" has no "foundation:" or reverse-domain prefix (e.g. "com.example:${key}"); keys may collide`,
+        'warning',
+      ),
+    );
+  }
+}

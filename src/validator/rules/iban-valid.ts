@@ -1,7 +1,8 @@
 import { ValidationErrorsIBAN, validateIBAN } from 'ibantools';
 import { type Finding, finding } from '../../model/finding.js';
-import type { Rule } from '../types.js';
-import { member, pointer } from '../util.js';
+import type { Rule, RuleContext } from '../types.js';
+import { findingsOf, member, pointer } from '../util.js';
+import { viewOf } from '../view.js';
 
 /** Requirement this rule reports. */
 const REQ = 'CPR-2.6-IBAN-VALID';
@@ -33,20 +34,26 @@ const PLACES = [['iban'], ['payee', 'rail_address', 'iban']] as const;
 export const ibanValid: Rule = {
   name: 'iban-valid',
   requirements: [REQ],
-  check({ doc }) {
-    let out: Finding[] | undefined;
-    for (const path of PLACES) {
-      let value: unknown = doc;
-      for (const k of path) value = member(value, k);
-      if (typeof value !== 'string') continue;
-      const why = problemOf(value);
-      if (why === null) continue;
-      out ??= [];
-      out.push(finding(REQ, pointer(path), `${path.join('.')} ${why}`));
-    }
-    return out ?? [];
-  },
+  check: (ctx) => findingsOf(collectIbanValid, ctx),
+  collect: collectIbanValid,
 };
+
+function collectIbanValid({ doc }: RuleContext, out: Finding[]): void {
+  const v = viewOf(doc);
+  const top = v.iban;
+  const topWhy = typeof top === 'string' ? problemOf(top) : null;
+  report(topWhy, PLACES[0], out);
+  const inner = member(v.railAddress, 'iban');
+  // rail_address repeats the top-level IBAN: the same string has the same verdict
+  if (typeof inner === 'string') report(inner === top ? topWhy : problemOf(inner), PLACES[1], out);
+}
+
+function report(why: string | null, path: readonly string[], out: Finding[]): void {
+  if (why === null) return;
+  out.push(finding(REQ, pointer(path), `${path.join('.')} ${why}`));
+}
+
+const SPACE = /\s/;
 
 /** What is wrong with an IBAN string (null: nothing), remembered per string (bounded). */
 const problems = new Map<string, string | null>();
@@ -55,7 +62,7 @@ function problemOf(value: string): string | null {
   const hit = problems.get(value);
   if (hit !== undefined) return hit;
   let why: string | null = null;
-  if (/\s/.test(value) || value !== value.toUpperCase()) {
+  if (SPACE.test(value) || value !== value.toUpperCase()) {
     why = 'must be in electronic format (upper case, no spaces)';
   } else {
     const result = validateIBAN(value);

@@ -1,9 +1,10 @@
 // Also checks CPR-8-MEMO-LENGTH (the section 8 limit) and PRF-2-LENGTH-CODE-POINTS (counted in
 // Unicode code points).
 
-import { finding } from '../../model/finding.js';
-import type { Rule } from '../types.js';
-import { codePointLength, member } from '../util.js';
+import { type Finding, finding } from '../../model/finding.js';
+import type { Rule, RuleContext } from '../types.js';
+import { codePointLength, findingsOf } from '../util.js';
+import { viewOf } from '../view.js';
 
 /** Requirement this rule reports. */
 const REQ = 'CPR-2.1-MEMO-LENGTH';
@@ -14,11 +15,17 @@ const MAX = 140;
 export const memoLength: Rule = {
   name: 'memo-length',
   requirements: [REQ, 'CPR-2.1-FIELD-TYPES'],
-  check({ doc }) {
-    const memo = member(doc, 'memo');
-    if (memo === undefined) return [];
-    if (typeof memo !== 'string') return [finding('CPR-2.1-FIELD-TYPES', '/memo', 'memo must be a string')];
-    const n = codePointLength(memo);
-    return n > MAX ? [finding(REQ, '/memo', `memo has ${n} code points; at most ${MAX} are allowed`)] : [];
-  },
+  check: (ctx) => findingsOf(collectMemoLength, ctx),
+  collect: collectMemoLength,
 };
+
+function collectMemoLength({ doc }: RuleContext, out: Finding[]): void {
+  const memo = viewOf(doc).memo;
+  if (memo === undefined) return;
+  if (typeof memo !== 'string') {
+    out.push(finding('CPR-2.1-FIELD-TYPES', '/memo', 'memo must be a string'));
+    return;
+  }
+  const n = codePointLength(memo);
+  if (n > MAX) out.push(finding(REQ, '/memo', `memo has ${n} code points; at most ${MAX} are allowed`));
+}

@@ -12,8 +12,8 @@ import {
   VALUE_FIELDS,
 } from '../../model/cpr.js';
 import { type Finding, finding } from '../../model/finding.js';
-import type { Rule } from '../types.js';
-import { pointer } from '../util.js';
+import type { Rule, RuleContext } from '../types.js';
+import { findingsOf, pointer } from '../util.js';
 
 /** A member identifies, references or assumes a payer (invariant 1, spec 1 rule 2). */
 const REQ_PAYER = 'CPR-INV-1-NO-PAYER-DATA';
@@ -329,6 +329,21 @@ function walkRecursive(node: object, path: (string | number)[], topLevel: boolea
     return;
   }
   const obj = node as Record<string, unknown>;
+  if (bareProto && Object.getPrototypeOf(obj) === Object.prototype) {
+    // for-in visits exactly Object.keys(obj), in the same order, when no prototype adds an
+    // enumerable member; it reads the members without building an array of names
+    for (const key in obj) {
+      const v = classifyKey(key, topLevel);
+      if (v !== 0) hit(v, pointer([...path, key]), key, out);
+      const child = obj[key];
+      if (typeof child !== 'object' || child === null) continue;
+      path.push(key);
+      if (path.length > RECURSION_LIMIT) walkIterative(child, path, out);
+      else walkRecursive(child, path, false, out);
+      path.pop();
+    }
+    return;
+  }
   const keys = Object.keys(obj);
   for (let k = 0; k < keys.length; k++) {
     const key = keys[k] as string;
@@ -342,6 +357,12 @@ function walkRecursive(node: object, path: (string | number)[], topLevel: boolea
     path.pop();
   }
 }
+
+/**
+ * True while the walk may use for-in on plain objects: `Object.prototype` has no enumerable
+ * member (checked at the start of each walk).
+ */
+let bareProto = false;
 
 /** Walks the subtree `doc` at `base` with an explicit stack (no recursion, any depth). */
 function walkIterative(doc: object, base: readonly (string | number)[], out: Finding[]): void {
@@ -406,9 +427,11 @@ function walkIterative(doc: object, base: readonly (string | number)[], out: Fin
 export const noPayerData: Rule = {
   name: 'no-payer-data',
   requirements: [REQ_PAYER, REQ_SEPARATION],
-  check({ doc }) {
-    const out: Finding[] = [];
-    walkRecursive(doc, [], true, out);
-    return out;
-  },
+  check: (ctx) => findingsOf(collectNoPayerData, ctx),
+  collect: collectNoPayerData,
 };
+
+function collectNoPayerData({ doc }: RuleContext, out: Finding[]): void {
+  bareProto = Object.keys(Object.prototype).length === 0;
+  walkRecursive(doc, [], true, out);
+}

@@ -1,7 +1,7 @@
 import { type Finding, finding } from '../../model/finding.js';
 import { appliedSubInterface } from '../subinterface.js';
-import type { Rule } from '../types.js';
-import { describe, member } from '../util.js';
+import type { Rule, RuleContext } from '../types.js';
+import { describe, findingsOf, member } from '../util.js';
 
 /** The 16-byte forms of profile section 2: canonical UUID, 32 hex digits, or `0x` + 32 hex digits. */
 const BYTES_16 =
@@ -44,25 +44,25 @@ const FIELDS = [
 export const onchainByteLengths: Rule = {
   name: 'onchain-byte-lengths',
   requirements: FIELDS.map((f) => f[1]),
-  check({ doc }) {
-    let out: Finding[] | undefined;
-    for (const [field, req, form, bytes, written] of FIELDS) {
-      const value = member(doc, field);
-      if (value === undefined) continue;
-      const sub = appliedSubInterface(doc);
-      if (sub !== null && sub !== 'onchain') return out ?? [];
-      if (typeof value === 'string' && form.test(value)) continue;
-      out ??= [];
-      out.push(
-        finding(
-          req,
-          `/${field}`,
-          typeof value === 'string'
-            ? `${field} ${describe(value)} is not ${bytes} as spec 2.5 states; write it as ${written}`
-            : `${field} must be a string of ${bytes} (${written}), not ${describe(value)}`,
-        ),
-      );
-    }
-    return out ?? [];
-  },
+  check: (ctx) => findingsOf(collectOnchainByteLengths, ctx),
+  collect: collectOnchainByteLengths,
 };
+
+function collectOnchainByteLengths({ doc }: RuleContext, out: Finding[]): void {
+  for (const [field, req, form, bytes, written] of FIELDS) {
+    const value = member(doc, field);
+    if (value === undefined) continue;
+    const sub = appliedSubInterface(doc);
+    if (sub !== null && sub !== 'onchain') return;
+    if (typeof value === 'string' && form.test(value)) continue;
+    out.push(
+      finding(
+        req,
+        `/${field}`,
+        typeof value === 'string'
+          ? `${field} ${describe(value)} is not ${bytes} as spec 2.5 states; write it as ${written}`
+          : `${field} must be a string of ${bytes} (${written}), not ${describe(value)}`,
+      ),
+    );
+  }
+}

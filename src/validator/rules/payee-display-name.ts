@@ -1,7 +1,11 @@
 import { type Finding, finding } from '../../model/finding.js';
 import { isObject } from '../../model/util.js';
-import type { Rule } from '../types.js';
-import { member } from '../util.js';
+import type { Rule, RuleContext } from '../types.js';
+import { findingsOf, member } from '../util.js';
+import { viewOf } from '../view.js';
+
+/** Empty or only white space. */
+const BLANK = /^\s*$/u;
 
 /** Requirement of a missing display_name (CPR-1.0 2.2, read as in ambiguity AMB-1). */
 const REQ_PRESENT = 'CPR-2.2-OPTIONAL-FIELD-PRESENT';
@@ -20,32 +24,33 @@ const REQ_NOT_BLANK = 'PRF-2-DISPLAY-NAME-NOT-BLANK';
 export const payeeDisplayName: Rule = {
   name: 'payee-display-name',
   requirements: [REQ_PRESENT, REQ_NOT_BLANK],
-  check({ doc, mode }) {
-    if (mode !== 'payee') return [];
-    const payee = member(doc, 'payee');
-    if (!isObject(payee)) return [];
-    const name = member(payee, 'display_name');
-    const out: Finding[] = [];
-    if (name === undefined) {
-      out.push(
-        finding(
-          REQ_PRESENT,
-          '/payee/display_name',
-          'payee.display_name is absent; spec 2.2 asks for at least one optional payee field and display_name is the only one (see AMB-1)',
-          'warning',
-        ),
-      );
-    } else if (typeof name === 'string' && /^\s*$/u.test(name)) {
-      out.push(
-        finding(
-          REQ_NOT_BLANK,
-          '/payee/display_name',
-          name === ''
-            ? 'payee.display_name is empty; give the payee name or leave the member out'
-            : 'payee.display_name holds only white space; give the payee name or leave the member out',
-        ),
-      );
-    }
-    return out;
-  },
+  check: (ctx) => findingsOf(collectPayeeDisplayName, ctx),
+  collect: collectPayeeDisplayName,
 };
+
+function collectPayeeDisplayName({ doc, mode }: RuleContext, out: Finding[]): void {
+  if (mode !== 'payee') return;
+  const payee = viewOf(doc).payee;
+  if (!isObject(payee)) return;
+  const name = member(payee, 'display_name');
+  if (name === undefined) {
+    out.push(
+      finding(
+        REQ_PRESENT,
+        '/payee/display_name',
+        'payee.display_name is absent; spec 2.2 asks for at least one optional payee field and display_name is the only one (see AMB-1)',
+        'warning',
+      ),
+    );
+  } else if (typeof name === 'string' && BLANK.test(name)) {
+    out.push(
+      finding(
+        REQ_NOT_BLANK,
+        '/payee/display_name',
+        name === ''
+          ? 'payee.display_name is empty; give the payee name or leave the member out'
+          : 'payee.display_name holds only white space; give the payee name or leave the member out',
+      ),
+    );
+  }
+}

@@ -1,8 +1,12 @@
-import { finding } from '../../model/finding.js';
+import { type Finding, finding } from '../../model/finding.js';
 import { ISO20022_PURPOSE_CODES } from '../data/iso20022-purpose-codes.js';
 import { appliedSubInterface } from '../subinterface.js';
-import type { Rule } from '../types.js';
-import { describe, member } from '../util.js';
+import type { Rule, RuleContext } from '../types.js';
+import { describe, findingsOf } from '../util.js';
+import { viewOf } from '../view.js';
+
+/** 1 to 4 upper-case letters or digits (a regular expression literal is a new object each time). */
+const CODE_FORM = /^[A-Z0-9]{1,4}$/;
 
 /** Requirement this rule reports. */
 const REQ = 'CPR-2.6-PURPOSE-CODE';
@@ -17,28 +21,32 @@ const REQ = 'CPR-2.6-PURPOSE-CODE';
 export const purposeCode: Rule = {
   name: 'purpose-code',
   requirements: [REQ],
-  check({ doc }) {
-    const code = member(doc, 'purpose_code');
-    if (code === undefined) return [];
-    const sub = appliedSubInterface(doc);
-    if (sub !== null && sub !== 'iban') return [];
-    if (typeof code !== 'string' || !/^[A-Z0-9]{1,4}$/.test(code)) {
-      return [
-        finding(
-          REQ,
-          '/purpose_code',
-          `purpose_code ${describe(code)} is not an ISO 20022 ExternalPurpose1Code: 1 to 4 upper-case letters or digits (e.g. "SUPP")`,
-        ),
-      ];
-    }
-    if (ISO20022_PURPOSE_CODES.has(code)) return [];
-    return [
+  check: (ctx) => findingsOf(collectPurposeCode, ctx),
+  collect: collectPurposeCode,
+};
+
+function collectPurposeCode({ doc }: RuleContext, out: Finding[]): void {
+  const code = viewOf(doc).purpose_code;
+  if (code === undefined) return;
+  const sub = appliedSubInterface(doc);
+  if (sub !== null && sub !== 'iban') return;
+  if (typeof code !== 'string' || !CODE_FORM.test(code)) {
+    out.push(
       finding(
         REQ,
         '/purpose_code',
-        `purpose_code "${code}" is not in the published ISO 20022 ExternalPurpose1Code list; check it`,
-        'warning',
+        `purpose_code ${describe(code)} is not an ISO 20022 ExternalPurpose1Code: 1 to 4 upper-case letters or digits (e.g. "SUPP")`,
       ),
-    ];
-  },
-};
+    );
+    return;
+  }
+  if (ISO20022_PURPOSE_CODES.has(code)) return;
+  out.push(
+    finding(
+      REQ,
+      '/purpose_code',
+      `purpose_code "${code}" is not in the published ISO 20022 ExternalPurpose1Code list; check it`,
+      'warning',
+    ),
+  );
+}

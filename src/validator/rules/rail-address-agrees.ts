@@ -2,8 +2,9 @@ import { ADDRESS_FIELDS, type SubInterface } from '../../model/cpr.js';
 import { type Finding, finding } from '../../model/finding.js';
 import { isObject } from '../../model/util.js';
 import { appliedSubInterface } from '../subinterface.js';
-import type { Rule } from '../types.js';
-import { describe, member } from '../util.js';
+import type { Rule, RuleContext } from '../types.js';
+import { describe, findingsOf, member } from '../util.js';
+import { viewOf } from '../view.js';
 
 /** rail_address must carry the rail's address (spec 2.2). */
 const REQ_CARRIES = 'CPR-2.2-RAIL-ADDRESS';
@@ -21,6 +22,7 @@ const PRIMARY: Readonly<Record<SubInterface, readonly string[]>> = {
 /** Compares two address values the way the rail does: EVM hex and IBAN letters ignore case. */
 function same(field: string, a: unknown, b: unknown): boolean {
   if (typeof a === 'string' && typeof b === 'string') {
+    if (a === b) return true;
     if (field === 'receiver_address' || field === 'iban' || field === 'bic')
       return a.toUpperCase() === b.toUpperCase();
   }
@@ -39,35 +41,36 @@ function same(field: string, a: unknown, b: unknown): boolean {
 export const railAddressAgrees: Rule = {
   name: 'rail-address-agrees',
   requirements: [REQ_CARRIES, REQ_AGREES],
-  check({ doc }) {
-    const ra = member(member(doc, 'payee'), 'rail_address');
-    if (!isObject(ra)) return [];
-    const sub = appliedSubInterface(doc);
-    if (!sub) return [];
-    const out: Finding[] = [];
-    for (const field of PRIMARY[sub]) {
-      if (member(ra, field) === undefined && member(doc, field) !== undefined) {
-        out.push(
-          finding(REQ_CARRIES, `/payee/rail_address/${field}`, `payee.rail_address must carry ${field}`),
-        );
-      }
-    }
-    for (const field of ADDRESS_FIELDS[sub]) {
-      // chain identifiers are compared as chains (eip155:N, 0x-hex, decimal) by chain-id-agrees
-      if (field === 'chain_id') continue;
-      const inner = member(ra, field);
-      const top = member(doc, field);
-      if (inner === undefined || top === undefined) continue;
-      if (!same(field, inner, top)) {
-        out.push(
-          finding(
-            REQ_AGREES,
-            `/payee/rail_address/${field}`,
-            `payee.rail_address.${field} ${describe(inner)} differs from the top-level ${field} ${describe(top)}`,
-          ),
-        );
-      }
-    }
-    return out;
-  },
+  check: (ctx) => findingsOf(collectRailAddressAgrees, ctx),
+  collect: collectRailAddressAgrees,
 };
+
+function collectRailAddressAgrees({ doc }: RuleContext, out: Finding[]): void {
+  const ra = viewOf(doc).railAddress;
+  if (!isObject(ra)) return;
+  const sub = appliedSubInterface(doc);
+  if (!sub) return;
+  for (const field of PRIMARY[sub]) {
+    if (member(ra, field) === undefined && member(doc, field) !== undefined) {
+      out.push(
+        finding(REQ_CARRIES, `/payee/rail_address/${field}`, `payee.rail_address must carry ${field}`),
+      );
+    }
+  }
+  for (const field of ADDRESS_FIELDS[sub]) {
+    // chain identifiers are compared as chains (eip155:N, 0x-hex, decimal) by chain-id-agrees
+    if (field === 'chain_id') continue;
+    const inner = member(ra, field);
+    const top = member(doc, field);
+    if (inner === undefined || top === undefined) continue;
+    if (!same(field, inner, top)) {
+      out.push(
+        finding(
+          REQ_AGREES,
+          `/payee/rail_address/${field}`,
+          `payee.rail_address.${field} ${describe(inner)} differs from the top-level ${field} ${describe(top)}`,
+        ),
+      );
+    }
+  }
+}

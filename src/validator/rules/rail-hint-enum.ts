@@ -1,7 +1,8 @@
 import { RAIL_HINTS } from '../../model/cpr.js';
-import { finding } from '../../model/finding.js';
-import type { Rule } from '../types.js';
-import { describe, member } from '../util.js';
+import { type Finding, finding } from '../../model/finding.js';
+import type { Rule, RuleContext } from '../types.js';
+import { describe, findingsOf } from '../util.js';
+import { viewOf } from '../view.js';
 
 /** Requirement this rule reports. */
 const REQ = 'CPR-2.4-RAIL-HINT-ENUM';
@@ -14,22 +15,26 @@ const REQ = 'CPR-2.4-RAIL-HINT-ENUM';
 export const railHintEnum: Rule = {
   name: 'rail-hint-enum',
   requirements: [REQ],
-  check({ doc, mode }) {
-    const hint = member(doc, 'rail_hint');
-    if (hint === undefined) return [];
-    if (typeof hint !== 'string') {
-      return [finding(REQ, '/rail_hint', `rail_hint must be a string, not ${describe(hint)}`)];
-    }
-    if ((RAIL_HINTS as readonly string[]).includes(hint)) return [];
-    return mode === 'payee'
-      ? [finding(REQ, '/rail_hint', `rail_hint ${describe(hint)} is not one of ${RAIL_HINTS.join(', ')}`)]
-      : [
-          finding(
-            REQ,
-            '/rail_hint',
-            `rail_hint ${describe(hint)} is not a CPR-1.0 value; a wallet must handle it gracefully (invariant 7)`,
-            'warning',
-          ),
-        ];
-  },
+  check: (ctx) => findingsOf(collectRailHintEnum, ctx),
+  collect: collectRailHintEnum,
 };
+
+function collectRailHintEnum({ doc, mode }: RuleContext, out: Finding[]): void {
+  const hint = viewOf(doc).rail_hint;
+  if (hint === undefined) return;
+  if (typeof hint !== 'string') {
+    out.push(finding(REQ, '/rail_hint', `rail_hint must be a string, not ${describe(hint)}`));
+    return;
+  }
+  if ((RAIL_HINTS as readonly string[]).includes(hint)) return;
+  out.push(
+    mode === 'payee'
+      ? finding(REQ, '/rail_hint', `rail_hint ${describe(hint)} is not one of ${RAIL_HINTS.join(', ')}`)
+      : finding(
+          REQ,
+          '/rail_hint',
+          `rail_hint ${describe(hint)} is not a CPR-1.0 value; a wallet must handle it gracefully (invariant 7)`,
+          'warning',
+        ),
+  );
+}

@@ -1,10 +1,11 @@
 // Also checks CPR-8-REMITTANCE-LENGTH (the section 8 limit) and PRF-2-LENGTH-CODE-POINTS (counted
 // in Unicode code points).
 
-import { finding } from '../../model/finding.js';
+import { type Finding, finding } from '../../model/finding.js';
 import { appliedSubInterface } from '../subinterface.js';
-import type { Rule } from '../types.js';
-import { codePointLength, member } from '../util.js';
+import type { Rule, RuleContext } from '../types.js';
+import { codePointLength, findingsOf } from '../util.js';
+import { viewOf } from '../view.js';
 
 /** IBAN sub-interface limit (spec 2.6). */
 const REQ_IBAN = 'CPR-2.6-REMITTANCE-LENGTH';
@@ -20,15 +21,22 @@ const MAX = 140;
 export const remittanceLength: Rule = {
   name: 'remittance-length',
   requirements: [REQ_IBAN, REQ_ACCOUNT],
-  check({ doc }) {
-    const info = member(doc, 'remittance_info');
-    if (info === undefined) return [];
-    const req = appliedSubInterface(doc) === 'account' ? REQ_ACCOUNT : REQ_IBAN;
-    if (typeof info !== 'string')
-      return [finding(req, '/remittance_info', 'remittance_info must be a string')];
-    const n = codePointLength(info);
-    return n > MAX
-      ? [finding(req, '/remittance_info', `remittance_info has ${n} code points; at most ${MAX} are allowed`)]
-      : [];
-  },
+  check: (ctx) => findingsOf(collectRemittanceLength, ctx),
+  collect: collectRemittanceLength,
 };
+
+function collectRemittanceLength({ doc }: RuleContext, out: Finding[]): void {
+  const info = viewOf(doc).remittance_info;
+  if (info === undefined) return;
+  const req = appliedSubInterface(doc) === 'account' ? REQ_ACCOUNT : REQ_IBAN;
+  if (typeof info !== 'string') {
+    out.push(finding(req, '/remittance_info', 'remittance_info must be a string'));
+    return;
+  }
+  const n = codePointLength(info);
+  if (n > MAX) {
+    out.push(
+      finding(req, '/remittance_info', `remittance_info has ${n} code points; at most ${MAX} are allowed`),
+    );
+  }
+}

@@ -4,8 +4,9 @@
 import { FIELDS_REQUIREMENT, REQUIRED_FIELDS, type SubInterface } from '../../model/cpr.js';
 import { type Finding, finding } from '../../model/finding.js';
 import { isComplete, selectSubInterface } from '../subinterface.js';
-import type { Rule } from '../types.js';
-import { describe, member } from '../util.js';
+import type { Rule, RuleContext } from '../types.js';
+import { describe, findingsOf, member } from '../util.js';
+import { viewOf } from '../view.js';
 
 /** OPEN / no rail_hint: zero or two complete sub-interfaces (profile section 2). */
 const REQ_EXACTLY_ONE = 'PRF-2-EXACTLY-ONE-SUB-INTERFACE';
@@ -16,6 +17,13 @@ const REQ_ANY_HINT = 'PRF-2-ONE-SUB-INTERFACE-ANY-HINT';
 
 /** The sub-interfaces an address completes without a rail_hint (on-chain needs ON_CHAIN). */
 const ADDRESS_SUBS = ['iban', 'account', 'instant-key'] as const;
+
+/** The complete sub-interfaces of {@link ADDRESS_SUBS} other than `except`, in order. */
+function completeExcept(doc: Record<string, unknown>, except: SubInterface | null): SubInterface[] {
+  const out: SubInterface[] = [];
+  for (const s of ADDRESS_SUBS) if (s !== except && isComplete(doc, s)) out.push(s);
+  return out;
+}
 
 /** How a sub-interface's required set is written in messages. */
 const SET_TEXT: Readonly<Record<SubInterface, string>> = {
@@ -39,69 +47,71 @@ const SET_TEXT: Readonly<Record<SubInterface, string>> = {
 export const subInterfaceFields: Rule = {
   name: 'sub-interface-fields',
   requirements: [REQ_EXACTLY_ONE, REQ_OPEN, REQ_ANY_HINT, ...Object.values(FIELDS_REQUIREMENT)],
-  check({ doc }) {
-    const sel = selectSubInterface(doc);
-    const others = (except: SubInterface | null): SubInterface[] =>
-      ADDRESS_SUBS.filter((s) => s !== except && isComplete(doc, s));
-    if (sel.kind === 'named') {
-      const out: Finding[] = [];
-      for (const field of REQUIRED_FIELDS[sel.sub]) {
-        const v = member(doc, field);
-        if (v === undefined || v === null) {
-          out.push(
-            finding(
-              FIELDS_REQUIREMENT[sel.sub],
-              `/${field}`,
-              `${field} is missing; rail_hint "${sel.hint}" requires it at the top level`,
-            ),
-          );
-        }
-      }
-      const extra = others(sel.sub);
-      if (extra.length > 0) {
+  check: (ctx) => findingsOf(collectSubInterfaceFields, ctx),
+  collect: collectSubInterfaceFields,
+};
+
+function collectSubInterfaceFields({ doc }: RuleContext, out: Finding[]): void {
+  const sel = selectSubInterface(doc);
+  if (sel.kind === 'named') {
+    for (const field of REQUIRED_FIELDS[sel.sub]) {
+      const v = member(doc, field);
+      if (v === undefined || v === null) {
         out.push(
           finding(
-            REQ_ANY_HINT,
-            '',
-            `rail_hint "${sel.hint}" selects the ${sel.sub} sub-interface, but the document also completes ${extra.map((s) => `${s} (${SET_TEXT[s]})`).join(' and ')}; exactly one sub-interface may be complete`,
+            FIELDS_REQUIREMENT[sel.sub],
+            `/${field}`,
+            `${field} is missing; rail_hint "${sel.hint}" requires it at the top level`,
           ),
         );
       }
-      return out;
     }
-    if (sel.kind === 'unknown') {
-      const complete = others(null);
-      if (complete.length === 1) return [];
-      return [
+    const extra = completeExcept(doc, sel.sub);
+    if (extra.length > 0) {
+      out.push(
         finding(
           REQ_ANY_HINT,
           '',
-          complete.length === 0
-            ? `rail_hint ${describe(sel.hint)} names no sub-interface and none is complete (${ADDRESS_SUBS.map((s) => SET_TEXT[s]).join(', or ')}); exactly one must be`
-            : `rail_hint ${describe(sel.hint)} names no sub-interface and ${complete.join(' and ')} are both complete; exactly one may be`,
+          `rail_hint "${sel.hint}" selects the ${sel.sub} sub-interface, but the document also completes ${extra.map((s) => `${s} (${SET_TEXT[s]})`).join(' and ')}; exactly one sub-interface may be complete`,
         ),
-      ];
+      );
     }
-    const hintText = member(doc, 'rail_hint') === 'OPEN' ? 'rail_hint "OPEN"' : 'no rail_hint';
-    if (sel.complete.length === 1) return [];
-    if (sel.complete.length === 0) {
-      const onchain = member(doc, 'receiver_address') !== undefined;
-      return [
-        finding(
-          onchain ? REQ_OPEN : REQ_EXACTLY_ONE,
-          '',
-          onchain
-            ? `with ${hintText} on-chain fields do not select a sub-interface; set rail_hint "ON_CHAIN"`
-            : `with ${hintText} exactly one sub-interface must be complete (iban + beneficiary_name, account_number + beneficiary_name, or key_type + key_value); none is`,
-        ),
-      ];
-    }
-    return [
+    return;
+  }
+  if (sel.kind === 'unknown') {
+    const complete = completeExcept(doc, null);
+    if (complete.length === 1) return;
+    out.push(
       finding(
-        REQ_EXACTLY_ONE,
+        REQ_ANY_HINT,
         '',
-        `with ${hintText} exactly one sub-interface must be complete; ${sel.complete.join(' and ')} both are`,
+        complete.length === 0
+          ? `rail_hint ${describe(sel.hint)} names no sub-interface and none is complete (${ADDRESS_SUBS.map((s) => SET_TEXT[s]).join(', or ')}); exactly one must be`
+          : `rail_hint ${describe(sel.hint)} names no sub-interface and ${complete.join(' and ')} are both complete; exactly one may be`,
       ),
-    ];
-  },
-};
+    );
+    return;
+  }
+  const hintText = viewOf(doc).rail_hint === 'OPEN' ? 'rail_hint "OPEN"' : 'no rail_hint';
+  if (sel.complete.length === 1) return;
+  if (sel.complete.length === 0) {
+    const onchain = viewOf(doc).receiver_address !== undefined;
+    out.push(
+      finding(
+        onchain ? REQ_OPEN : REQ_EXACTLY_ONE,
+        '',
+        onchain
+          ? `with ${hintText} on-chain fields do not select a sub-interface; set rail_hint "ON_CHAIN"`
+          : `with ${hintText} exactly one sub-interface must be complete (iban + beneficiary_name, account_number + beneficiary_name, or key_type + key_value); none is`,
+      ),
+    );
+    return;
+  }
+  out.push(
+    finding(
+      REQ_EXACTLY_ONE,
+      '',
+      `with ${hintText} exactly one sub-interface must be complete; ${sel.complete.join(' and ')} both are`,
+    ),
+  );
+}

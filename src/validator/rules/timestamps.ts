@@ -1,9 +1,10 @@
 // Also checks PRF-2-TIMESTAMPS-Z (profile section 2 restates section 1: RFC 3339 with Z).
 
 import { type Finding, finding } from '../../model/finding.js';
-import { parseRfc3339 } from '../rfc3339.js';
-import type { Rule } from '../types.js';
-import { describe, member } from '../util.js';
+import { instantOf } from '../rfc3339.js';
+import type { Rule, RuleContext } from '../types.js';
+import { describe, findingsOf } from '../util.js';
+import { viewOf } from '../view.js';
 
 /** Requirement: timestamps are ISO 8601 in UTC (spec). */
 const REQ_UTC = 'CPR-2.1-TIMESTAMPS-UTC';
@@ -21,47 +22,54 @@ const REQ_Z = 'PRF-1-TIMESTAMP-Z';
 export const timestamps: Rule = {
   name: 'timestamps',
   requirements: [REQ_UTC, REQ_Z],
-  check({ doc, mode }) {
-    const out: Finding[] = [];
-    for (const name of ['created_at', 'expires_at']) {
-      const value = member(doc, name);
-      if (value === undefined) continue; // a missing member is the schema's finding
-      const where = `/${name}`;
-      if (typeof value !== 'string') {
-        out.push(
-          finding(REQ_UTC, where, `${name} must be an RFC 3339 date-time string, not ${describe(value)}`),
-        );
-        continue;
-      }
-      const t = parseRfc3339(value);
-      if (!t) {
-        out.push(
-          finding(
-            REQ_UTC,
-            where,
-            `${name} ${describe(value)} is not an RFC 3339 date-time (e.g. "2026-01-31T12:00:00Z")`,
-          ),
-        );
-        continue;
-      }
-      const isZ = value.endsWith('Z');
-      if (mode === 'payee') {
-        if (t.offsetMinutes !== 0) {
-          out.push(finding(REQ_UTC, where, `${name} ${describe(value)} is not in UTC; write it with "Z"`));
-        } else if (!isZ) {
-          out.push(finding(REQ_Z, where, `${name} ${describe(value)} must end in "Z" (profile section 1)`));
-        }
-      } else if (!isZ) {
-        out.push(
-          finding(
-            REQ_Z,
-            where,
-            `${name} ${describe(value)} does not use "Z"; accepted by a reader, but a payee must emit "Z"`,
-            'warning',
-          ),
-        );
-      }
-    }
-    return out;
-  },
+  check: (ctx) => findingsOf(collectTimestamps, ctx),
+  collect: collectTimestamps,
 };
+
+function collectTimestamps({ doc, mode }: RuleContext, out: Finding[]): void {
+  const v = viewOf(doc);
+  checkTimestamp('created_at', '/created_at', v.created_at, mode, out);
+  checkTimestamp('expires_at', '/expires_at', v.expires_at, mode, out);
+}
+
+function checkTimestamp(
+  name: string,
+  where: string,
+  value: unknown,
+  mode: RuleContext['mode'],
+  out: Finding[],
+): void {
+  if (value === undefined) return; // a missing member is the schema's finding
+  if (typeof value !== 'string') {
+    out.push(finding(REQ_UTC, where, `${name} must be an RFC 3339 date-time string, not ${describe(value)}`));
+    return;
+  }
+  const t = instantOf(value);
+  if (!t) {
+    out.push(
+      finding(
+        REQ_UTC,
+        where,
+        `${name} ${describe(value)} is not an RFC 3339 date-time (e.g. "2026-01-31T12:00:00Z")`,
+      ),
+    );
+    return;
+  }
+  const isZ = value.endsWith('Z');
+  if (mode === 'payee') {
+    if (t.offsetMinutes !== 0) {
+      out.push(finding(REQ_UTC, where, `${name} ${describe(value)} is not in UTC; write it with "Z"`));
+    } else if (!isZ) {
+      out.push(finding(REQ_Z, where, `${name} ${describe(value)} must end in "Z" (profile section 1)`));
+    }
+  } else if (!isZ) {
+    out.push(
+      finding(
+        REQ_Z,
+        where,
+        `${name} ${describe(value)} does not use "Z"; accepted by a reader, but a payee must emit "Z"`,
+        'warning',
+      ),
+    );
+  }
+}

@@ -1,7 +1,8 @@
-import { finding } from '../../model/finding.js';
-import { parseRfc3339 } from '../rfc3339.js';
-import type { Rule } from '../types.js';
-import { member } from '../util.js';
+import { type Finding, finding } from '../../model/finding.js';
+import { instantOf } from '../rfc3339.js';
+import type { Rule, RuleContext } from '../types.js';
+import { findingsOf } from '../util.js';
+import { viewOf } from '../view.js';
 
 /** Requirement this rule reports. */
 const REQ = 'PRF-2-VALIDITY-CEILING';
@@ -14,22 +15,26 @@ const REQ = 'PRF-2-VALIDITY-CEILING';
 export const validityCeiling: Rule = {
   name: 'validity-ceiling',
   requirements: [REQ],
-  check({ doc, maxValiditySeconds }) {
-    const created = member(doc, 'created_at');
-    const expires = member(doc, 'expires_at');
-    if (typeof created !== 'string' || typeof expires !== 'string') return [];
-    const c = parseRfc3339(created);
-    const e = parseRfc3339(expires);
-    if (!c || !e) return [];
-    const seconds = (e.epochMs - c.epochMs) / 1000;
-    if (seconds <= maxValiditySeconds) return [];
-    return [
-      finding(
-        REQ,
-        '/expires_at',
-        `validity window is ${Math.round(seconds)} s, above the ceiling of ${maxValiditySeconds} s`,
-        'warning',
-      ),
-    ];
-  },
+  check: (ctx) => findingsOf(collectValidityCeiling, ctx),
+  collect: collectValidityCeiling,
 };
+
+function collectValidityCeiling({ doc, maxValiditySeconds }: RuleContext, out: Finding[]): void {
+  const v = viewOf(doc);
+  const created = v.created_at;
+  const expires = v.expires_at;
+  if (typeof created !== 'string' || typeof expires !== 'string') return;
+  const c = instantOf(created);
+  const e = instantOf(expires);
+  if (!c || !e) return;
+  const seconds = (e.epochMs - c.epochMs) / 1000;
+  if (seconds <= maxValiditySeconds) return;
+  out.push(
+    finding(
+      REQ,
+      '/expires_at',
+      `validity window is ${Math.round(seconds)} s, above the ceiling of ${maxValiditySeconds} s`,
+      'warning',
+    ),
+  );
+}

@@ -519,6 +519,9 @@ export const PROFILE_ERROR_STATUS: Readonly<Record<string, number>> = {
   CHAIN_DEPTH_EXCEEDED: 422,
 };
 
+/** Every Operator error code of the profile table, for a refusal whose code the profile leaves open. */
+export const ALL_ERROR_CODES: readonly string[] = Object.keys(PROFILE_ERROR_STATUS);
+
 /**
  * Asserts an error answer whose `error.code` is one of `codes` (several when the request breaks
  * more than one condition by nature: profile 4 leaves the order of tests free). An empty or

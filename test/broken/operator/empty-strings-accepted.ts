@@ -25,6 +25,7 @@ export const emptyStringsAccepted: BrokenImplementation = {
   expected: [
     'PRF-1-INVALID-REQUEST',
     'PRF-4-DESTINATION-SHAPE',
+    'PRF-4-LOCK-REQUEST-SHAPE', // an asset with an empty chain_id
     'PRF-4-REDEEM-BINDING',
     'PRF-4-REDEMPTION-REQUEST-SHAPE',
   ],

@@ -30,6 +30,7 @@ export const errorCodeBlank: BrokenImplementation = {
   fault: 'a schema failure answers 400 with an empty error code',
   expected: [
     'PRF-1-INVALID-REQUEST',
+    'PRF-2-HARNESS-CLOCK-OPERATOR', // the clock's refusal of a malformed body has no code either
     'PRF-4-DESTINATION-SHAPE',
     'PRF-4-LOCK-REQUEST-SHAPE',
     'PRF-4-REDEEM-BINDING',

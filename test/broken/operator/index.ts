@@ -1,12 +1,17 @@
 import type { BrokenImplementation } from '../types.js';
 import { amountFormatUnchecked } from './amount-format-unchecked.js';
 import { amountLimitExclusive } from './amount-limit-exclusive.js';
+import { assetChainIdUnchecked } from './asset-chain-id-unchecked.js';
+import { assetMatchIgnoresChainId } from './asset-match-ignores-chain-id.js';
 import { cancelRefundsPrincipal } from './cancel-refunds-principal.js';
 import { cancelledStillActive } from './cancelled-still-active.js';
 import { cashpackVersionMissing } from './cashpack-version-missing.js';
 import { chainDigestNotJcs } from './chain-digest-not-jcs.js';
+import { clockAdvanceCoerced } from './clock-advance-coerced.js';
 import { clockLies } from './clock-lies.js';
 import { clockMovesBack } from './clock-moves-back.js';
+import { clockRefusalWithoutMessage } from './clock-refusal-without-message.js';
+import { clockZeroRefused } from './clock-zero-refused.js';
 import { confirmationWithoutRedeemedAt } from './confirmation-without-redeemed-at.js';
 import { confirmationWrongKid } from './confirmation-wrong-kid.js';
 import { decidesFromCopy } from './decides-from-copy.js';
@@ -24,7 +29,10 @@ import { expiryRangeLenient } from './expiry-range-lenient.js';
 import { expiryRangeNarrowed } from './expiry-range-narrowed.js';
 import { harnessCancelTerminal200 } from './harness-cancel-terminal-200.js';
 import { harnessExpireNoPackId } from './harness-expire-no-pack-id.js';
+import { harnessUnknownPack500 } from './harness-unknown-pack-500.js';
+import { hugeAmountMalformed } from './huge-amount-malformed.js';
 import { idempotentReplays } from './idempotent-replays.js';
+import { idsNotUuid } from './ids-not-uuid.js';
 import { ignoredSignature } from './ignored-signature.js';
 import { issue200 } from './issue-200.js';
 import { issueRace } from './issue-race.js';
@@ -38,11 +46,15 @@ import { noDepthLimit } from './no-depth-limit.js';
 import { noExpiryRange } from './no-expiry-range.js';
 import { noRedeemerCheck } from './no-redeemer-check.js';
 import { nonStringMembersAccepted } from './non-string-members-accepted.js';
+import { nullMessageCrash } from './null-message-crash.js';
 import { offsetEchoed } from './offset-echoed.js';
 import { offsetIgnored } from './offset-ignored.js';
+import { offsetMinutesSubtracted } from './offset-minutes-subtracted.js';
 import { oldBearerKeepsRights } from './old-bearer-keeps-rights.js';
 import { operatorCredentialRefused } from './operator-credential-refused.js';
+import { oversizedBody500 } from './oversized-body-500.js';
 import { packCopyUnverified } from './pack-copy-unverified.js';
+import { packIdUnchecked } from './pack-id-unchecked.js';
 import { policyMissing } from './policy-missing.js';
 import { policyWithoutAlg } from './policy-without-alg.js';
 import { principalSignatureIgnored } from './principal-signature-ignored.js';
@@ -61,9 +73,14 @@ import { statusHidesRedeemed } from './status-hides-redeemed.js';
 import { statusLeaksExistence } from './status-leaks-existence.js';
 import { statusOpen } from './status-open.js';
 import { statusUnknown403 } from './status-unknown-403.js';
+import { terminalPackExpires } from './terminal-pack-expires.js';
+import { timestampsCommonFormsOnly } from './timestamps-common-forms-only.js';
+import { timestampsUnanchored } from './timestamps-unanchored.js';
 import { uncheckedChainDigest } from './unchecked-chain-digest.js';
+import { unknownPrincipalCrash } from './unknown-principal-crash.js';
 import { unsignedAccepted } from './unsigned-accepted.js';
 import { wrongKid } from './wrong-kid.js';
+import { wrongMethodBare405 } from './wrong-method-bare-405.js';
 
 /** Deliberately broken operator implementations, one fault each (see ../types.ts). */
 export const faults: BrokenImplementation[] = [
@@ -102,6 +119,8 @@ export const faults: BrokenImplementation[] = [
   renewReportsOldBearer,
   statusBodyWithoutPackId,
   statusHidesRedeemed,
+  wrongMethodBare405,
+  oversizedBody500,
   cashpackVersionMissing,
   confirmationWithoutRedeemedAt,
   expiredStillActive,
@@ -135,4 +154,21 @@ export const faults: BrokenImplementation[] = [
   renewalRewritesIssuedAt,
   statusLeaksExistence,
   unsignedAccepted,
+  // operator.ts and store.ts survivors (issue 16): pack binding, unknown signer, assets, harness, terminal expiry
+  assetMatchIgnoresChainId,
+  harnessUnknownPack500,
+  packIdUnchecked,
+  terminalPackExpires,
+  unknownPrincipalCrash,
+  // parse.ts survivors (issue 16): identifiers, timestamps, null messages, amounts, assets, clock body
+  idsNotUuid,
+  timestampsUnanchored,
+  timestampsCommonFormsOnly,
+  offsetMinutesSubtracted,
+  nullMessageCrash,
+  hugeAmountMalformed,
+  assetChainIdUnchecked,
+  clockAdvanceCoerced,
+  clockZeroRefused,
+  clockRefusalWithoutMessage,
 ];

@@ -20,6 +20,7 @@ export const packCopyUnverified: BrokenImplementation = {
     'CP-7-INVALID-SIGNATURE',
     'PRF-1-ERROR-BODY',
     'PRF-1-ERROR-STATUS',
+    'PRF-4-SIGNATURE-MISSING-401', // a copy without its signature member is taken
   ],
   start: ({ workDir }) => startBrokenOperator(workDir, PackCopyUnverifiedOperator),
 };

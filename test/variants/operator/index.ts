@@ -1,7 +1,11 @@
 import type { PermittedVariant } from '../../broken/types.js';
+import { assetRefusedAsBalance } from './asset-refused-as-balance.js';
 import { eagerSweep } from './eager-sweep.js';
+import { expiryOwnForm } from './expiry-own-form.js';
+import { malformedSignature401 } from './malformed-signature-401.js';
 import { noClock, noClockShortExpiry } from './no-clock.js';
 import { replayNotActiveFirst } from './replay-not-active-first.js';
+import { shortMaxExpiry } from './short-max-expiry.js';
 import { stateBeforeSignatures } from './state-before-signatures.js';
 
 /** Every permitted variant of the operator: each must pass the whole operator suite. */
@@ -11,4 +15,8 @@ export const variants: PermittedVariant[] = [
   noClock,
   noClockShortExpiry,
   eagerSweep,
+  shortMaxExpiry,
+  expiryOwnForm,
+  assetRefusedAsBalance,
+  malformedSignature401,
 ];

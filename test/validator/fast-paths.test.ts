@@ -1,0 +1,206 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../src/model/finding.js';
+import { isObject } from '../../src/model/util.js';
+import { cprArbitrary, type JsonObject } from '../../src/testing/arbitraries.js';
+import { CPR_MUTATIONS } from '../../src/testing/mutations.js';
+import {
+  CPR_RULES,
+  parseRfc3339,
+  type RuleContext,
+  selectSubInterface,
+  validateCpr,
+} from '../../src/validator/index.js';
+import { instantOf } from '../../src/validator/rfc3339.js';
+import { codePointLength } from '../../src/validator/util.js';
+
+// What validateCpr shares between its rules for speed (one read of the document's members, one
+// sub-interface selection, rules appending to one array) must never show in a finding.
+
+const NOW = new Date('2026-06-01T12:00:00Z');
+
+/** Valid documents of every rail and one single-defect mutation of each where one applies. */
+const documents = (seed: number, n: number): JsonObject[] =>
+  fc.sample(cprArbitrary({ now: NOW }), { seed, numRuns: n }).flatMap((doc, i) => {
+    const m = CPR_MUTATIONS.slice(i % CPR_MUTATIONS.length).find((x) => x.applies(doc));
+    return m ? [doc, m.apply(doc, NOW)] : [doc];
+  });
+
+describe('rules run by validateCpr and run alone', () => {
+  const docs = documents(4242, 150);
+
+  it('each rule gives the same findings through check (alone) and collect (appending)', () => {
+    for (const doc of docs) {
+      for (const mode of ['payee', 'wallet'] as const) {
+        const ctx: RuleContext = { doc, mode, nowMs: NOW.getTime(), maxValiditySeconds: 30 * 86_400 };
+        for (const rule of CPR_RULES) {
+          const appended: Finding[] = [
+            { requirement: 'X', level: 'SPEC', severity: 'error', path: '', message: 'x' },
+          ];
+          rule.collect?.(ctx, appended);
+          expect(appended.slice(1), rule.name).toEqual(rule.check(ctx));
+        }
+      }
+    }
+  });
+
+  it('validateCpr ends with exactly the findings of its rules run one by one', () => {
+    let compared = 0;
+    for (const doc of docs) {
+      for (const mode of ['payee', 'wallet'] as const) {
+        const ctx: RuleContext = { doc, mode, nowMs: NOW.getTime(), maxValiditySeconds: 30 * 86_400 };
+        const alone = CPR_RULES.flatMap((r) => r.check(ctx));
+        const result = validateCpr(doc, { mode, now: NOW });
+        // schema findings come first when the schema fails: compare the rule findings' tail
+        expect(result.findings.slice(result.findings.length - alone.length)).toEqual(alone);
+        compared++;
+      }
+    }
+    expect(compared).toBe(docs.length * 2);
+  });
+
+  it('a validation started inside another (by a getter) leaves the outer one right', () => {
+    const objects = docs.filter((d) => d.extensions === undefined || isObject(d.extensions));
+    for (const doc of objects.slice(0, 40)) {
+      const other = docs[docs.length - 1] as JsonObject;
+      const expected = validateCpr(doc, { mode: 'payee', now: NOW });
+      const nested = { ...doc, extensions: { ...(doc.extensions as JsonObject | undefined) } };
+      let calls = 0;
+      Object.defineProperty(nested.extensions, 'com.example:probe', {
+        enumerable: true,
+        get() {
+          calls++;
+          validateCpr(other, { mode: 'wallet', now: NOW });
+          selectSubInterface(other);
+          return 'probe';
+        },
+      });
+      const plain = {
+        ...doc,
+        extensions: { ...(doc.extensions as JsonObject | undefined), 'com.example:probe': 'probe' },
+      };
+      const want = validateCpr(plain, { mode: 'payee', now: NOW });
+      expect(validateCpr(nested, { mode: 'payee', now: NOW })).toEqual(want);
+      expect(calls).toBeGreaterThan(0);
+      // and nothing of the nested document stays behind
+      expect(validateCpr(doc, { mode: 'payee', now: NOW })).toEqual(expected);
+    }
+  });
+
+  it('the sub-interface selection seen outside a validation is computed afresh', () => {
+    const doc: JsonObject = { rail_hint: 'OPEN', iban: 'DE89370400440532013000', beneficiary_name: 'A' };
+    validateCpr(doc, { now: NOW });
+    expect(selectSubInterface(doc)).toEqual({ kind: 'open', complete: ['iban'] });
+    doc.account_number = '1';
+    expect(selectSubInterface(doc)).toEqual({ kind: 'open', complete: ['iban', 'account'] });
+  });
+});
+
+describe('schema findings: repeats removed however many there are', () => {
+  it('a document breaking many members gets each (requirement, path) once', () => {
+    const doc: JsonObject = {
+      cpr_version: 1,
+      request_id: 2,
+      created_at: 3,
+      expires_at: 4,
+      payee: { display_name: 5, rail_address: 6 },
+      value: { amount: 7, asset: { type: 8, code: 9, chain_id: 10 } },
+      memo: 11,
+      extensions: 12,
+      rail_hint: 13,
+      chain_id: 14,
+      receiver_address: 15,
+      domain_separator: 16,
+      order_reference: 17,
+      acquirer_id: 18,
+      contract_address: 19,
+      iban: 20,
+      bic: 21,
+      purpose_code: 22,
+      account_number: 23,
+      routing_code: 24,
+      routing_code_type: 25,
+      bank_name: 26,
+      key_type: 27,
+      key_value: 28,
+      txid: 29,
+      beneficiary_name: 30,
+      end_to_end_id: 31,
+      remittance_info: 32,
+    };
+    for (const mode of ['payee', 'wallet'] as const) {
+      const { findings } = validateCpr(doc, { mode, now: NOW });
+      const pairs = findings.map((f) => `${f.requirement} ${f.path} ${f.message}`);
+      expect(findings.length).toBeGreaterThan(16);
+      expect(new Set(pairs).size).toBe(pairs.length);
+    }
+  });
+});
+
+describe('timestamps and lengths computed without the general path', () => {
+  it('instantOf (rules) and parseRfc3339 (public, frozen) agree', () => {
+    const stamp = fc
+      .tuple(
+        fc.integer({ min: 0, max: 9999 }),
+        fc.integer({ min: 0, max: 13 }),
+        fc.integer({ min: 0, max: 32 }),
+        fc.integer({ min: 0, max: 24 }),
+        fc.constantFrom('', '.5', '.05', '.123', '.1234', '.999999', '.'),
+        fc.constantFrom('Z', 'z', '+00:00', '-00:00', '+14:00', '-12:30', '+24:00', ''),
+      )
+      .map(([y, m, d, h, frac, off]) => {
+        const p = (n: number, w = 2): string => String(n).padStart(w, '0');
+        return `${p(y, 4)}-${p(m)}-${p(d)}T${p(h)}:${p(m * 4)}:${p(d * 2)}${frac}${off}`;
+      });
+    fc.assert(
+      fc.property(stamp, (text) => {
+        const pub = parseRfc3339(text);
+        expect(instantOf(text)).toEqual(pub);
+        if (pub) expect(Object.isFrozen(pub)).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+    // year 0 is read as it always was (0000-02-29 as 0000-03-01)
+    expect(instantOf('0000-02-29T00:00:00Z')?.epochMs).toBe(instantOf('0000-03-01T00:00:00Z')?.epochMs);
+    expect(parseRfc3339('0099-12-31T23:59:59.999Z')?.epochMs).toBe(Date.UTC(100, 0, 1) - 1);
+  });
+
+  it('request_id: no finding exactly when the UUIDv4 pattern (any case) matches', () => {
+    const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+    const rule = CPR_RULES.find((r) => r.name === 'request-id-format');
+    const hex = fc.constantFrom(...'0123456789abcdefABCDEFgG-489xX'.split(''), '\u017f', '\u212a', '\n');
+    const near = fc
+      .tuple(fc.uuid(), fc.nat(35), hex)
+      .map(([u, i, c]) => (i % 3 === 0 ? u.toUpperCase() : u).slice(0, i) + c + u.slice(i + 1));
+    const ids = fc.oneof(
+      near,
+      fc.uuid({ version: 4 }),
+      fc.uuid(),
+      fc.array(hex, { maxLength: 37 }).map((a) => a.join('')),
+    );
+    fc.assert(
+      fc.property(ids, (id) => {
+        for (const mode of ['payee', 'wallet'] as const) {
+          const found = rule?.check({ doc: { request_id: id }, mode, nowMs: 0, maxValiditySeconds: 1 }) ?? [];
+          expect(found.length === 0).toBe(UUID_V4.test(id));
+        }
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('codePointLength counts what iterating the string counts, lone surrogates included', () => {
+    const unit = fc.oneof(
+      fc.constantFrom('\ud800', '\udbff', '\udc00', '\udfff', 'a', '\u00e9'),
+      fc.string({ unit: 'grapheme', maxLength: 1 }),
+      fc.string({ unit: 'binary', maxLength: 1 }),
+    );
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 40 }), (parts) => {
+        const s = parts.join('');
+        expect(codePointLength(s)).toBe([...s].length);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
