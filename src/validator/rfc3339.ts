@@ -45,22 +45,14 @@ const ringValues: (Readonly<Rfc3339Instant> | null)[] = new Array(RING).fill(nul
 let ringNext = 0;
 
 /**
- * {@link parseRfc3339} for the validator's rules: the same answer, from a ring of its own whose
- * results are not frozen (freezing costs more than the parse) and never leave the validator:
- * the rules only read them.
+ * {@link parseRfc3339} for the validator's rules: the same answer, not frozen (freezing costs
+ * more than the parse) and never leaving the validator: the rules only read it. Not cached here:
+ * within one `validateCpr` the document's view (`view.ts`) keeps the two instants its rules
+ * share.
  */
 export function instantOf(text: string): Readonly<Rfc3339Instant> | null {
-  for (let k = 0; k < RING; k++) if (ownKeys[k] === text) return ownValues[k] as Rfc3339Instant | null;
-  const parsed = parseUncached(text);
-  ownKeys[ownNext] = text;
-  ownValues[ownNext] = parsed;
-  ownNext = (ownNext + 1) % RING;
-  return parsed;
+  return parseUncached(text);
 }
-
-const ownKeys: (string | undefined)[] = new Array(RING).fill(undefined);
-const ownValues: (Rfc3339Instant | null)[] = new Array(RING).fill(null);
-let ownNext = 0;
 
 /** Days in each month of a common year. */
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

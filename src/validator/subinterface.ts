@@ -6,6 +6,7 @@
 import { type RailHint, REQUIRED_FIELDS, SUB_INTERFACE_OF_HINT, type SubInterface } from '../model/cpr.js';
 import { isObject } from '../model/util.js';
 import { documentMemo } from './memo.js';
+import { type CprView, lateMember, viewOf } from './view.js';
 
 /** True when every required field of `sub` is present (any value) at the top level of `doc`. */
 export function isComplete(doc: Record<string, unknown>, sub: SubInterface): boolean {
@@ -48,18 +49,36 @@ export function selectSubInterface(doc: unknown): Selection {
 }
 
 function selectionOf(doc: unknown): Selection {
-  const hint = isObject(doc) && Object.hasOwn(doc, 'rail_hint') ? doc.rail_hint : undefined;
+  if (!isObject(doc)) return { kind: 'open', complete: [] };
+  const view = viewOf(doc);
+  const hint = view.rail_hint;
   if (hint === undefined || hint === 'OPEN') {
     const complete: SubInterface[] = [];
-    if (isObject(doc)) {
-      for (const s of OPEN_CANDIDATES) if (isComplete(doc, s)) complete.push(s);
-    }
+    for (const s of OPEN_CANDIDATES) if (isCompleteIn(view, s)) complete.push(s);
     return { kind: 'open', complete };
   }
   if (typeof hint === 'string' && Object.hasOwn(SUB_INTERFACE_OF_HINT, hint)) {
     return { kind: 'named', hint, sub: SUB_INTERFACE_OF_HINT[hint as Exclude<RailHint, 'OPEN'>] };
   }
   return { kind: 'unknown', hint };
+}
+
+/**
+ * {@link isComplete} read from the document's view: every required field of `sub` is an own
+ * member whose value is neither undefined nor null (read in the same order, each only when the
+ * fields before it are there).
+ */
+export function isCompleteIn(view: CprView, sub: SubInterface): boolean {
+  switch (sub) {
+    case 'iban':
+      return view.iban != null && lateMember(view, 'beneficiary_name') != null;
+    case 'account':
+      return lateMember(view, 'account_number') != null && lateMember(view, 'beneficiary_name') != null;
+    case 'instant-key':
+      return lateMember(view, 'key_type') != null && lateMember(view, 'key_value') != null;
+    default:
+      return view.rail_hint != null && view.chain_id != null && view.receiver_address != null;
+  }
 }
 
 /** The sub-interfaces OPEN or no rail_hint can select (on-chain needs ON_CHAIN), in order. */

@@ -9,9 +9,9 @@ import { type Finding, finding } from '../model/finding.js';
 import { isObject } from '../model/util.js';
 import { getSchemaValidator } from '../schemas/registry.js';
 import { beginDocumentMemo, endDocumentMemo } from './memo.js';
-import { CPR_RULES } from './rules/index.js';
+import { CPR_RULES, collectCprRules } from './rules/index.js';
 import { cprSchemaFindings, SCHEMA_FINDING_REQUIREMENTS, schemaFallbackFinding } from './schema-findings.js';
-import type { Rule, RuleContext, ValidateCprOptions, ValidationResult } from './types.js';
+import type { RuleContext, ValidateCprOptions, ValidationResult } from './types.js';
 
 /** Default validity ceiling: 30 days (profile section 2). */
 export const DEFAULT_MAX_VALIDITY_SECONDS = 30 * 24 * 60 * 60;
@@ -90,15 +90,7 @@ export function validateCpr(doc: unknown, opts: ValidateCprOptions = {}): Valida
     // sub-interface: both are read once per document
     beginDocumentMemo(doc);
     try {
-      for (let r = 0; r < CPR_RULES.length; r++) {
-        const rule = CPR_RULES[r] as Rule;
-        if (rule.collect !== undefined) {
-          rule.collect(ctx, ruleFindings);
-          continue;
-        }
-        const found = rule.check(ctx);
-        for (let i = 0; i < found.length; i++) ruleFindings.push(found[i] as Finding);
-      }
+      collectCprRules(ctx, ruleFindings);
       // the common case: nothing to merge
       if (schemaValid) return { valid: !hasError(ruleFindings), findings: ruleFindings };
       const schemaErrors = validate.errors ?? [];

@@ -7,6 +7,7 @@
  */
 import { isObject } from '../model/util.js';
 import { documentMemo } from './memo.js';
+import { instantOf, type Rfc3339Instant } from './rfc3339.js';
 import { member } from './util.js';
 
 /** Own members of a CPR document, as `member()` reads them (undefined when absent or not own). */
@@ -29,20 +30,56 @@ export interface CprView {
   bic: unknown;
   purpose_code: unknown;
   remittance_info: unknown;
+  /**
+   * The sub-interface members some rules read only on some paths: read on first use, through
+   * {@link lateMember} ({@link UNREAD} until then), so that no member is read that the rules
+   * would not have read.
+   */
+  beneficiary_name: unknown;
+  account_number: unknown;
+  key_type: unknown;
+  key_value: unknown;
+  /** The document (for {@link lateMember}). */
+  doc: unknown;
   /** `member(payee, 'rail_address')`. */
   railAddress: unknown;
   /** `member(value, 'asset')`. */
   asset: unknown;
   /** `member(value, 'amount')`. */
   amount: unknown;
+  /** `instantOf(created_at)` once {@link createdInstant} asked for it (undefined until then). */
+  createdInstant: Readonly<Rfc3339Instant> | null | undefined;
+  /** `instantOf(expires_at)` once {@link expiresInstant} asked for it (undefined until then). */
+  expiresInstant: Readonly<Rfc3339Instant> | null | undefined;
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
-function own(doc: Record<string, unknown>, key: string): unknown {
-  return hasOwn.call(doc, key) ? doc[key] : undefined;
+/** A member of the view not read yet (see {@link lateMember}). */
+const UNREAD: unique symbol = Symbol('unread');
+
+/** The members of the view read on first use. */
+export type LateMember = 'beneficiary_name' | 'account_number' | 'key_type' | 'key_value';
+
+/**
+ * `member(doc, name)` for a member the view reads on first use: read once, then remembered.
+ *
+ * @example
+ * ```ts
+ * lateMember(viewOf({ key_type: 'CPF' }), 'key_type'); // 'CPF'
+ * ```
+ */
+export function lateMember(view: CprView, name: LateMember): unknown {
+  const v = view[name];
+  if (v !== UNREAD) return v;
+  const doc = view.doc;
+  const read = isObject(doc) && hasOwn.call(doc, name) ? doc[name] : undefined;
+  view[name] = read;
+  return read;
 }
 
+// Each member is read by its own expression (what `member(doc, name)` gives): a named read per
+// member, rather than one shared keyed read, is the cheaper property access.
 function buildView(doc: unknown): CprView {
   if (!isObject(doc)) {
     return {
@@ -64,35 +101,49 @@ function buildView(doc: unknown): CprView {
       bic: undefined,
       purpose_code: undefined,
       remittance_info: undefined,
+      beneficiary_name: undefined,
+      account_number: undefined,
+      key_type: undefined,
+      key_value: undefined,
+      doc,
       railAddress: undefined,
       asset: undefined,
       amount: undefined,
+      createdInstant: undefined,
+      expiresInstant: undefined,
     };
   }
-  const payee = own(doc, 'payee');
-  const value = own(doc, 'value');
+  const payee = hasOwn.call(doc, 'payee') ? doc.payee : undefined;
+  const value = hasOwn.call(doc, 'value') ? doc.value : undefined;
   return {
-    request_id: own(doc, 'request_id'),
-    created_at: own(doc, 'created_at'),
-    expires_at: own(doc, 'expires_at'),
-    memo: own(doc, 'memo'),
-    extensions: own(doc, 'extensions'),
-    rail_hint: own(doc, 'rail_hint'),
+    request_id: hasOwn.call(doc, 'request_id') ? doc.request_id : undefined,
+    created_at: hasOwn.call(doc, 'created_at') ? doc.created_at : undefined,
+    expires_at: hasOwn.call(doc, 'expires_at') ? doc.expires_at : undefined,
+    memo: hasOwn.call(doc, 'memo') ? doc.memo : undefined,
+    extensions: hasOwn.call(doc, 'extensions') ? doc.extensions : undefined,
+    rail_hint: hasOwn.call(doc, 'rail_hint') ? doc.rail_hint : undefined,
     payee,
     value,
-    chain_id: own(doc, 'chain_id'),
-    receiver_address: own(doc, 'receiver_address'),
-    contract_address: own(doc, 'contract_address'),
-    domain_separator: own(doc, 'domain_separator'),
-    order_reference: own(doc, 'order_reference'),
-    acquirer_id: own(doc, 'acquirer_id'),
-    iban: own(doc, 'iban'),
-    bic: own(doc, 'bic'),
-    purpose_code: own(doc, 'purpose_code'),
-    remittance_info: own(doc, 'remittance_info'),
+    chain_id: hasOwn.call(doc, 'chain_id') ? doc.chain_id : undefined,
+    receiver_address: hasOwn.call(doc, 'receiver_address') ? doc.receiver_address : undefined,
+    contract_address: hasOwn.call(doc, 'contract_address') ? doc.contract_address : undefined,
+    domain_separator: hasOwn.call(doc, 'domain_separator') ? doc.domain_separator : undefined,
+    order_reference: hasOwn.call(doc, 'order_reference') ? doc.order_reference : undefined,
+    acquirer_id: hasOwn.call(doc, 'acquirer_id') ? doc.acquirer_id : undefined,
+    iban: hasOwn.call(doc, 'iban') ? doc.iban : undefined,
+    bic: hasOwn.call(doc, 'bic') ? doc.bic : undefined,
+    purpose_code: hasOwn.call(doc, 'purpose_code') ? doc.purpose_code : undefined,
+    remittance_info: hasOwn.call(doc, 'remittance_info') ? doc.remittance_info : undefined,
+    beneficiary_name: UNREAD,
+    account_number: UNREAD,
+    key_type: UNREAD,
+    key_value: UNREAD,
+    doc,
     railAddress: member(payee, 'rail_address'),
     asset: member(value, 'asset'),
     amount: member(value, 'amount'),
+    createdInstant: undefined,
+    expiresInstant: undefined,
   };
 }
 
@@ -112,4 +163,71 @@ export function viewOf(doc: unknown): CprView {
     return memo.view as CprView;
   }
   return buildView(doc);
+}
+
+/**
+ * `instantOf(view.created_at)`, parsed once per view (the four timestamp rules share it).
+ * `view.created_at` must be a string.
+ *
+ * @example
+ * ```ts
+ * createdInstant(viewOf({ created_at: '2026-01-01T00:00:00Z' }))?.zulu; // true
+ * ```
+ */
+export function createdInstant(view: CprView): Readonly<Rfc3339Instant> | null {
+  let t = view.createdInstant;
+  if (t === undefined) {
+    t = instantOf(view.created_at as string);
+    view.createdInstant = t;
+  }
+  return t;
+}
+
+/**
+ * `instantOf(view.expires_at)`, parsed once per view (see {@link createdInstant}).
+ * `view.expires_at` must be a string.
+ *
+ * @example
+ * ```ts
+ * expiresInstant(viewOf({ expires_at: '2026-01-01T00:00:00Z' }))?.epochMs; // 1767225600000
+ * ```
+ */
+export function expiresInstant(view: CprView): Readonly<Rfc3339Instant> | null {
+  let t = view.expiresInstant;
+  if (t === undefined) {
+    t = instantOf(view.expires_at as string);
+    view.expiresInstant = t;
+  }
+  return t;
+}
+
+/**
+ * `member(doc, field)` for a top-level sub-interface field, read through the view: the view's
+ * member when it has one (a late one read on first use), else the document's.
+ *
+ * @example
+ * ```ts
+ * topMember(viewOf({ iban: 'DE89370400440532013000' }), 'iban'); // 'DE89370400440532013000'
+ * ```
+ */
+export function topMember(view: CprView, field: string): unknown {
+  switch (field) {
+    case 'rail_hint':
+      return view.rail_hint;
+    case 'chain_id':
+      return view.chain_id;
+    case 'receiver_address':
+      return view.receiver_address;
+    case 'iban':
+      return view.iban;
+    case 'bic':
+      return view.bic;
+    case 'beneficiary_name':
+    case 'account_number':
+    case 'key_type':
+    case 'key_value':
+      return lateMember(view, field);
+    default:
+      return member(view.doc, field);
+  }
 }

@@ -6,13 +6,18 @@ import { cprArbitrary, type JsonObject } from '../../src/testing/arbitraries.js'
 import { CPR_MUTATIONS } from '../../src/testing/mutations.js';
 import {
   CPR_RULES,
+  isPayerDataName,
   parseRfc3339,
   type RuleContext,
   selectSubInterface,
   validateCpr,
 } from '../../src/validator/index.js';
 import { instantOf } from '../../src/validator/rfc3339.js';
+import { collectCprRules } from '../../src/validator/rules/index.js';
+import { PAYER_KEYS, SEPARATION_KEYS } from '../../src/validator/rules/no-payer-data.js';
+import { isComplete, isCompleteIn } from '../../src/validator/subinterface.js';
 import { codePointLength } from '../../src/validator/util.js';
+import { viewOf } from '../../src/validator/view.js';
 
 // What validateCpr shares between its rules for speed (one read of the document's members, one
 // sub-interface selection, rules appending to one array) must never show in a finding.
@@ -202,5 +207,125 @@ describe('timestamps and lengths computed without the general path', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('the payer-data walk and the document view, read the short way', () => {
+  /** Profile section 2 as written: normalise (lower case, letters and digits), tail then whole name. */
+  function reference(key: string, topLevel: boolean): 0 | 1 | 2 {
+    const verdict = (n: string): 0 | 1 | 2 => {
+      if (PAYER_KEYS.has(n)) return 1;
+      if (SEPARATION_KEYS.has(n)) return 2;
+      if (n.startsWith('payer') || n.startsWith('debtor')) return 1;
+      if (n.startsWith('mandate') || n.startsWith('settlement')) return 2;
+      if (topLevel && (n === 'signature' || n === 'request' || n === 'rail')) return 2;
+      return 0;
+    };
+    const lower = key.toLowerCase();
+    const squash = (s: string): string => s.replace(/[^a-z0-9]/g, '');
+    const cut = Math.max(lower.lastIndexOf(':'), lower.lastIndexOf('/'), lower.lastIndexOf('.'));
+    if (cut >= 0) {
+      const tail = verdict(squash(lower.slice(cut + 1)));
+      if (tail !== 0) return tail;
+    }
+    return verdict(squash(lower));
+  }
+
+  it('classifies every member name as the profile reads it (trie, name table, non-ASCII)', () => {
+    const words = [...PAYER_KEYS, ...SEPARATION_KEYS, 'signature', 'request', 'rail', 'mandate', 'payee'];
+    const piece = fc.oneof(
+      fc.constantFrom(...words),
+      fc.constantFrom(':', '/', '.', '_', '-', ' ', '\u0130', '\u212a', '\u00e9', 'K', 'S', 'X', '9'),
+      fc.string({ maxLength: 3 }),
+      fc.string({ unit: 'binary', maxLength: 2 }),
+    );
+    const name = fc.oneof(
+      fc.array(piece, { maxLength: 5 }).map((a) => a.join('')),
+      fc.constantFrom(...words).map((w) => w.toUpperCase()),
+      fc.string(),
+    );
+    const noPayer = CPR_RULES.find((r) => r.name === 'no-payer-data');
+    const ctx = (doc: JsonObject): RuleContext => ({ doc, mode: 'payee', nowMs: 0, maxValiditySeconds: 1 });
+    fc.assert(
+      fc.property(name, (key) => {
+        for (const topLevel of [true, false]) {
+          expect(isPayerDataName(key, topLevel), key).toBe(reference(key, topLevel) !== 0);
+        }
+        const top = noPayer?.check(ctx({ [key]: 1 })) ?? [];
+        const nested = noPayer?.check(ctx({ x: { [key]: 1 } })) ?? [];
+        const want = (v: 0 | 1 | 2): string[] =>
+          v === 0 ? [] : [v === 1 ? 'CPR-INV-1-NO-PAYER-DATA' : 'CPR-INV-6-SEPARATION'];
+        expect(
+          top.map((f) => f.requirement),
+          key,
+        ).toEqual(want(reference(key, true)));
+        expect(
+          nested.map((f) => f.requirement),
+          key,
+        ).toEqual(want(reference(key, false)));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('isCompleteIn (the view) agrees with isComplete (the document) for every sub-interface', () => {
+    const docs = documents(777, 100);
+    const value = fc.constantFrom(undefined, null, '', 'x', 0);
+    const fields = fc.record({
+      iban: value,
+      beneficiary_name: value,
+      account_number: value,
+      key_type: value,
+      key_value: value,
+      chain_id: value,
+      receiver_address: value,
+      rail_hint: value,
+    });
+    const extra = fc.sample(fields, { seed: 3, numRuns: 300 }).map((f) => {
+      const d: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(f)) if (v !== undefined) d[k] = v;
+      return d;
+    });
+    for (const doc of [...docs, ...extra]) {
+      for (const sub of ['onchain', 'iban', 'account', 'instant-key'] as const) {
+        expect(isCompleteIn(viewOf(doc), sub)).toBe(isComplete(doc as Record<string, unknown>, sub));
+      }
+    }
+  });
+
+  it('a member no rule needs on a path is not read (a throwing getter there changes nothing)', () => {
+    const docs = documents(4343, 60).filter(
+      (d) =>
+        d.key_type === undefined &&
+        d.key_value === undefined &&
+        (d.rail_hint === 'SEPA_CT' || d.rail_hint === 'SEPA_INST' || d.rail_hint === 'ACH'),
+    );
+    expect(docs.length).toBeGreaterThan(10);
+    for (const doc of docs) {
+      for (const mode of ['payee', 'wallet'] as const) {
+        const plain = validateCpr(doc, { mode, now: NOW });
+        const probed = { ...doc };
+        // an IBAN or account document without key_type: neither the schema nor the sub-interface
+        // checks nor any rule read key_value
+        Object.defineProperty(probed, 'key_value', {
+          enumerable: false,
+          get() {
+            throw new Error('key_value read');
+          },
+        });
+        expect(validateCpr(probed, { mode, now: NOW })).toEqual(plain);
+      }
+    }
+  });
+
+  it('collectCprRules gives what the rules of CPR_RULES give one by one, in order', () => {
+    for (const doc of documents(5151, 80)) {
+      for (const mode of ['payee', 'wallet'] as const) {
+        const ctx: RuleContext = { doc, mode, nowMs: NOW.getTime(), maxValiditySeconds: 30 * 86_400 };
+        const out: Finding[] = [];
+        collectCprRules(ctx, out);
+        expect(out).toEqual(CPR_RULES.flatMap((r) => r.check(ctx)));
+      }
+    }
   });
 });

@@ -70,6 +70,9 @@ export interface OperatorResponse {
   body: unknown;
 }
 
+/** The scheme of profile 4's `Authorization: Bearer {credential}`, lower case, with its space. */
+const BEARER = 'bearer ';
+
 /** Who is calling the status endpoint. */
 export type StatusCaller = { kind: 'operator' } | { kind: 'principal'; principal_id: string };
 
@@ -127,7 +130,6 @@ export class ReferenceOperator {
   }
 
   /** The store (for ledger audits). */
-  // Stryker disable next-line BlockStatement: a test-only accessor (ledger audits of the vitest tests); no answer of the Operator reads it
   get store(): OperatorStore {
     return this.deps.store;
   }
@@ -481,12 +483,14 @@ export class ReferenceOperator {
 
   /** Profile 4: maps `Authorization: Bearer {credential}` to a caller, or `undefined`. */
   protected identifyCaller(authorization: string | undefined): StatusCaller | undefined {
-    // Stryker disable next-line Regex,StringLiteral: how leniently other forms of the header are read is free (profile 4 fixes what a caller sends: "Bearer {credential}"; HTTP trims trailing blanks); "" and any other non-Bearer text match nothing
-    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization ?? '');
-    const credential = match?.[1];
-    if (credential === undefined) return undefined;
+    // the scheme name is case-insensitive (RFC 9110 11.1); profile 4 fixes the rest: one space,
+    // then the credential
+    if (authorization === undefined || authorization.slice(0, BEARER.length).toLowerCase() !== BEARER)
+      return undefined;
+    const credential = authorization.slice(BEARER.length);
     if (sameSecret(credential, this.deps.operatorCredential)) return { kind: 'operator' };
     for (const [principal_id, p] of this.deps.principals) {
+      // Stryker disable next-line StringLiteral: equivalent: checkStatusAccess reads only whether the caller is the Operator
       if (sameSecret(credential, p.statusCredential)) return { kind: 'principal', principal_id };
     }
     return undefined;

@@ -199,6 +199,7 @@ export async function startReferenceOperator(options: ReferenceOperatorOptions):
       .then((response) => send(res, response))
       .catch((error: unknown) => {
         // an answer that cannot be written (a defect of the reference) is a 500, never a crash
+        // Stryker disable next-line ConditionalExpression: unobservable from outside: only a defect that fails after the status line was written reaches the else
         if (!res.headersSent) send(res, toErrorResponse(error));
         else res.destroy();
       });
@@ -279,12 +280,13 @@ async function handle(
 
 /** The pack id of a status path (percent-decoded). */
 function decodePackId(segment: string): string {
+  // Stryker disable BlockStatement: equivalent: an undecodable segment and undefined are both no pack's id (404 PACK_UNKNOWN or 403 FORBIDDEN alike)
   try {
     return decodeURIComponent(segment);
-    // Stryker disable next-line BlockStatement: equivalent: an undecodable segment and undefined are both no pack's id (404 PACK_UNKNOWN or 403 FORBIDDEN alike)
   } catch {
     return segment;
   }
+  // Stryker restore BlockStatement
 }
 
 /** Profile 1: a method an endpoint does not take is an error of that endpoint (4xx, error body). */
@@ -331,15 +333,12 @@ function readJson(req: IncomingMessage, maxBodyBytes: number): Promise<unknown> 
 function toErrorResponse(error: unknown): OperatorResponse {
   // A refusal with a status of the profile table; anything else is a defect of the reference
   // itself, reported without internals (no stack, no secrets).
-  // Stryker disable next-line ConditionalExpression,LogicalOperator: unobservable: only a defect of the reference itself (an error that is no refusal of the profile table) reaches the 500 path
   if (error instanceof OperatorError && Number.isInteger(error.status))
     return { status: error.status, body: error.toBody() };
-  // Stryker disable ObjectLiteral,StringLiteral: unobservable: only a defect of the reference itself reaches the 500 path (a conformant reference has none)
   return {
     status: 500,
     body: { error: { code: 'INTERNAL_ERROR', message: 'the reference operator failed unexpectedly' } },
   };
-  // Stryker restore ObjectLiteral,StringLiteral
 }
 
 function send(res: ServerResponse, response: OperatorResponse): void {

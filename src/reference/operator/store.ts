@@ -121,7 +121,6 @@ export class OperatorStore {
   }
 
   /** Every account as digit strings. */
-  // Stryker disable all: the ledger snapshot serves the vitest ledger audits only; no answer of the Operator reads it
   ledger(): LedgerSnapshot {
     const accounts: LedgerSnapshot['accounts'] = {};
     for (const [principal, byAsset] of this.state.accounts) {
@@ -137,5 +136,4 @@ export class OperatorStore {
     }
     return { accounts };
   }
-  // Stryker restore all
 }

@@ -2,10 +2,9 @@
 // a real window.
 
 import { type Finding, finding } from '../../model/finding.js';
-import { instantOf } from '../rfc3339.js';
 import type { Rule, RuleContext } from '../types.js';
 import { findingsOf } from '../util.js';
-import { viewOf } from '../view.js';
+import { createdInstant, expiresInstant, viewOf } from '../view.js';
 
 /** Requirement this rule reports. */
 const REQ = 'PRF-2-CREATED-BEFORE-EXPIRES';
@@ -23,8 +22,8 @@ function collectCreatedBeforeExpires({ doc }: RuleContext, out: Finding[]): void
   const created = v.created_at;
   const expires = v.expires_at;
   if (typeof created !== 'string' || typeof expires !== 'string') return;
-  const c = instantOf(created);
-  const e = instantOf(expires);
+  const c = createdInstant(v);
+  const e = expiresInstant(v);
   if (!c || !e || c.epochMs < e.epochMs) return;
   out.push(finding(REQ, '/expires_at', `expires_at (${expires}) must be later than created_at (${created})`));
 }

@@ -1,10 +1,9 @@
 // Also checks CPR-8-REQUEST-VALIDITY (section 8: validity is bounded by expires_at, which is required).
 
 import { type Finding, finding } from '../../model/finding.js';
-import { instantOf } from '../rfc3339.js';
 import type { Rule, RuleContext } from '../types.js';
 import { findingsOf } from '../util.js';
-import { viewOf } from '../view.js';
+import { expiresInstant, viewOf } from '../view.js';
 
 /** Wallet mode: an expired request is rejected (spec 7 rule 2, 4.4 step 1, invariant 2). */
 const REQ_WALLET = 'CPR-7-EXPIRED-REJECTED';
@@ -25,9 +24,10 @@ export const expiry: Rule = {
 };
 
 function collectExpiry({ doc, mode, nowMs }: RuleContext, out: Finding[]): void {
-  const expires = viewOf(doc).expires_at;
+  const v = viewOf(doc);
+  const expires = v.expires_at;
   if (typeof expires !== 'string') return;
-  const e = instantOf(expires);
+  const e = expiresInstant(v);
   if (!e || e.epochMs > nowMs) return;
   const now = new Date(nowMs).toISOString();
   out.push(

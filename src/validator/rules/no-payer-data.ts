@@ -139,26 +139,7 @@ function classifyNormalised(n: string, topLevel: boolean): Verdict {
   return 0;
 }
 
-/**
- * Classifies a member name as profile section 2 reads it, case- and separator-insensitive: the
- * part after any namespace prefix, and the whole name with its separators dropped, are both
- * looked at (`com.example:payer` and `payer.name` are both payer data). One pass over the name.
- */
-function classifyUncached(key: string, topLevel: boolean): Verdict {
-  let cut = -1;
-  for (let i = 0; i < key.length; i++) {
-    const c = key.charCodeAt(i);
-    if (c > 0x7f) return classifySlow(key, topLevel); // full Unicode lower-casing
-    if (c === 0x3a || c === 0x2f || c === 0x2e) cut = i; // : / .
-  }
-  if (cut >= 0) {
-    const tail = runTrie(key, cut + 1, topLevel);
-    if (tail !== 0) return tail;
-  }
-  return runTrie(key, 0, topLevel);
-}
-
-/** {@link classifyUncached} for names with non-ASCII characters (Unicode lower-casing first). */
+/** {@link classifyKey} for names with non-ASCII characters (Unicode lower-casing first). */
 function classifySlow(key: string, topLevel: boolean): Verdict {
   const lower = key.toLowerCase();
   const cut = Math.max(lower.lastIndexOf(':'), lower.lastIndexOf('/'), lower.lastIndexOf('.'));
@@ -174,68 +155,81 @@ const NOT_ALNUM = /[^a-z0-9]/g;
 /**
  * A trie over the normalised forbidden names (letters and digits), walked straight over the raw
  * ASCII name: upper case folded, separators skipped, no string built. A walk that leaves the trie
- * ends at once, so most names cost a character or two.
+ * ends at once, so most names cost a character or two. Stored flat: state `s` goes on slot `c`
+ * to `TRIE_NEXT[s * SLOTS + c]` (0: out of the trie); {@link ROOT} is the empty name.
  */
-interface TrieNode {
-  /** Children by letter (0-25) or digit (26-35). */
-  next: (TrieNode | undefined)[];
-  /** Verdict of a name that ends here. */
-  exact: Verdict;
-  /** Verdict of a top-level name that ends here. */
-  topExact: Verdict;
-  /** Verdict of any name that reaches here (a forbidden prefix). */
-  prefix: Verdict;
-}
+const SLOTS = 36;
+const ROOT = 1;
 
-function trieNode(): TrieNode {
-  return { next: [], exact: 0, topExact: 0, prefix: 0 };
-}
-
-/** Index of an ASCII character in a trie node, -1 for a separator (skipped). */
-function slot(c: number): number {
-  if (c >= 0x61 && c <= 0x7a) return c - 0x61;
-  if (c >= 0x41 && c <= 0x5a) return c - 0x41;
-  if (c >= 0x30 && c <= 0x39) return c - 0x30 + 26;
-  return -1;
-}
-
-function trieFor(name: string, root: TrieNode): TrieNode {
-  let node = root;
-  for (let i = 0; i < name.length; i++) {
-    const s = slot(name.charCodeAt(i));
-    let child = node.next[s];
-    if (!child) {
-      child = trieNode();
-      node.next[s] = child;
-    }
-    node = child;
+/** Slot of an ASCII character: letters (either case) 0-25, digits 26-35, anything else -1 (skipped). */
+const SLOT: Int8Array = (() => {
+  const t = new Int8Array(128).fill(-1);
+  for (let c = 0; c < 26; c++) {
+    t[0x61 + c] = c;
+    t[0x41 + c] = c;
   }
-  return node;
-}
-
-const TRIE: TrieNode = (() => {
-  const root = trieNode();
-  for (const [name, v] of EXACT) trieFor(name, root).exact = v;
-  for (const name of ['payer', 'debtor']) trieFor(name, root).prefix = 1;
-  for (const name of ['mandate', 'settlement']) trieFor(name, root).prefix = 2;
-  for (const name of TOP_LEVEL_KEYS) trieFor(name, root).topExact = 2;
-  return root;
+  for (let d = 0; d < 10; d++) t[0x30 + d] = 26 + d;
+  return t;
 })();
 
+/** The trie's transitions and, per state, the verdict of a name ending there (exact, top-level exact) or reaching it (prefix). */
+const { TRIE_NEXT, TRIE_EXACT, TRIE_TOP_EXACT, TRIE_PREFIX } = (() => {
+  const next: number[][] = [[], []]; // state 0: out of the trie; 1: the root
+  const exact: Verdict[] = [0, 0];
+  const topExact: Verdict[] = [0, 0];
+  const prefix: Verdict[] = [0, 0];
+  const stateFor = (name: string): number => {
+    let s = ROOT;
+    for (let i = 0; i < name.length; i++) {
+      const c = SLOT[name.charCodeAt(i)] as number;
+      let t = (next[s] as number[])[c];
+      if (t === undefined) {
+        t = next.length;
+        next.push([]);
+        exact.push(0);
+        topExact.push(0);
+        prefix.push(0);
+        (next[s] as number[])[c] = t;
+      }
+      s = t;
+    }
+    return s;
+  };
+  for (const [name, v] of EXACT) exact[stateFor(name)] = v;
+  for (const name of ['payer', 'debtor']) prefix[stateFor(name)] = 1;
+  for (const name of ['mandate', 'settlement']) prefix[stateFor(name)] = 2;
+  for (const name of TOP_LEVEL_KEYS) topExact[stateFor(name)] = 2;
+  const flat = new Int32Array(next.length * SLOTS);
+  next.forEach((row, s) => {
+    for (let c = 0; c < SLOTS; c++) flat[s * SLOTS + c] = row[c] ?? 0;
+  });
+  return {
+    TRIE_NEXT: flat,
+    TRIE_EXACT: Uint8Array.from(exact),
+    TRIE_TOP_EXACT: Uint8Array.from(topExact),
+    TRIE_PREFIX: Uint8Array.from(prefix),
+  };
+})();
+
+/** Verdict of the trie walk ending in `state` (no forbidden prefix met on the way). */
+function endVerdict(state: number, topLevel: boolean): Verdict {
+  if (state === ROOT) return 0; // no letter or digit: the empty name
+  const e = TRIE_EXACT[state] as Verdict;
+  return e !== 0 ? e : topLevel ? (TRIE_TOP_EXACT[state] as Verdict) : 0;
+}
+
+/** The trie's verdict on the ASCII name `key` from `start` on (letters and digits only). */
 function runTrie(key: string, start: number, topLevel: boolean): Verdict {
-  let node = TRIE;
-  let seen = false;
+  let state = ROOT;
   for (let i = start; i < key.length; i++) {
-    const s = slot(key.charCodeAt(i));
+    const s = SLOT[key.charCodeAt(i)] as number; // ASCII only here
     if (s < 0) continue;
-    const child = node.next[s];
-    if (!child) return 0;
-    node = child;
-    seen = true;
-    if (node.prefix !== 0) return node.prefix;
+    state = TRIE_NEXT[state * SLOTS + s] as number;
+    if (state === 0) return 0;
+    const p = TRIE_PREFIX[state] as Verdict;
+    if (p !== 0) return p;
   }
-  if (!seen) return 0;
-  return node.exact !== 0 ? node.exact : topLevel ? node.topExact : 0;
+  return endVerdict(state, topLevel);
 }
 
 /**
@@ -251,9 +245,86 @@ const CPR_NAMES: ReadonlySet<string> = new Set<string>([
   ...SUB_INTERFACE_FIELD_NAMES,
 ]);
 
+/**
+ * {@link CPR_NAMES} as an open-addressed table without collisions: a name's slot is a hash of its
+ * length and first and last characters, so a lookup is a few loads and one string comparison
+ * (cheaper than `Set.prototype.has` on the walk's hot path). The multipliers are searched once,
+ * here; should none fit, the table stays empty and {@link isCprName} asks the set.
+ */
+const NAME_SLOTS = 256;
+const { NAME_TABLE, NAME_MUL } = (() => {
+  const names = [...CPR_NAMES];
+  for (let a = 1; a < 64; a++) {
+    for (let b = 1; b < 64; b++) {
+      const table: (string | undefined)[] = new Array(NAME_SLOTS).fill(undefined);
+      let ok = true;
+      for (const name of names) {
+        const h =
+          (name.length * a + name.charCodeAt(0) * b + name.charCodeAt(name.length - 1)) & (NAME_SLOTS - 1);
+        if (table[h] !== undefined) {
+          ok = false;
+          break;
+        }
+        table[h] = name;
+      }
+      if (ok) return { NAME_TABLE: table, NAME_MUL: [a, b] as const };
+    }
+  }
+  return { NAME_TABLE: undefined, NAME_MUL: [0, 0] as const };
+})();
+const [MUL_LENGTH, MUL_FIRST] = NAME_MUL;
+
+/** `CPR_NAMES.has(key)`, through {@link NAME_TABLE}. */
+function isCprName(key: string): boolean {
+  const n = key.length;
+  if (NAME_TABLE === undefined) return CPR_NAMES.has(key);
+  if (n === 0) return false;
+  return (
+    NAME_TABLE[
+      (n * MUL_LENGTH + key.charCodeAt(0) * MUL_FIRST + key.charCodeAt(n - 1)) & (NAME_SLOTS - 1)
+    ] === key
+  );
+}
+
+/**
+ * Classifies a member name as profile section 2 reads it, case- and separator-insensitive: the
+ * part after any namespace prefix (`:`, `/` or `.`), and the whole name with its separators
+ * dropped, are both looked at (`com.example:payer` and `payer.name` are both payer data; the
+ * part after the prefix decides first). One pass over the name walks the trie for the whole name
+ * and finds the last separator; only a name with a separator walks the trie again, over its tail.
+ */
 function classifyKey(key: string, topLevel: boolean): Verdict {
-  if (CPR_NAMES.has(key)) return 0;
-  return classifyUncached(key, topLevel);
+  if (isCprName(key)) return 0;
+  const n = key.length;
+  let cut = -1;
+  // the whole name's walk: a state > 0 while in the trie, 0 once out of it, -1 once decided
+  let state = ROOT;
+  let whole: Verdict = 0;
+  for (let i = 0; i < n; i++) {
+    const c = key.charCodeAt(i);
+    if (c > 0x7f) return classifySlow(key, topLevel); // full Unicode lower-casing
+    if (c === 0x3a || c === 0x2f || c === 0x2e) {
+      cut = i; // : / . (no letter or digit: skipped by the walk)
+      continue;
+    }
+    if (state <= 0) continue;
+    const s = SLOT[c] as number;
+    if (s < 0) continue;
+    state = TRIE_NEXT[state * SLOTS + s] as number;
+    if (state !== 0) {
+      const p = TRIE_PREFIX[state] as Verdict;
+      if (p !== 0) {
+        whole = p;
+        state = -1;
+      }
+    }
+  }
+  if (state > 0) whole = endVerdict(state, topLevel);
+  if (cut >= 0) {
+    const tail = runTrie(key, cut + 1, topLevel);
+    if (tail !== 0) return tail;
+  }
+  return whole;
 }
 
 /**
@@ -431,7 +502,13 @@ export const noPayerData: Rule = {
   collect: collectNoPayerData,
 };
 
+/** True when `proto` has no enumerable member (what for-in shows; no array of names built). */
+function noEnumerableMember(proto: object): boolean {
+  for (const _ in proto) return false;
+  return true;
+}
+
 function collectNoPayerData({ doc }: RuleContext, out: Finding[]): void {
-  bareProto = Object.keys(Object.prototype).length === 0;
+  bareProto = noEnumerableMember(Object.prototype);
   walkRecursive(doc, [], true, out);
 }

@@ -1,7 +1,8 @@
 import { type Finding, finding } from '../../model/finding.js';
 import { appliedSubInterface } from '../subinterface.js';
 import type { Rule, RuleContext } from '../types.js';
-import { describe, findingsOf, member } from '../util.js';
+import { describe, findingsOf } from '../util.js';
+import { viewOf } from '../view.js';
 
 /** The 16-byte forms of profile section 2: canonical UUID, 32 hex digits, or `0x` + 32 hex digits. */
 const BYTES_16 =
@@ -49,8 +50,11 @@ export const onchainByteLengths: Rule = {
 };
 
 function collectOnchainByteLengths({ doc }: RuleContext, out: Finding[]): void {
-  for (const [field, req, form, bytes, written] of FIELDS) {
-    const value = member(doc, field);
+  const view = viewOf(doc);
+  for (let i = 0; i < FIELDS.length; i++) {
+    const [field, req, form, bytes, written] = FIELDS[i] as (typeof FIELDS)[number];
+    // order_reference, acquirer_id, domain_separator: members of the view (what member(doc, field) reads)
+    const value = i === 0 ? view.order_reference : i === 1 ? view.acquirer_id : view.domain_separator;
     if (value === undefined) continue;
     const sub = appliedSubInterface(doc);
     if (sub !== null && sub !== 'onchain') return;

@@ -4,7 +4,7 @@ import { isObject } from '../../model/util.js';
 import { appliedSubInterface } from '../subinterface.js';
 import type { Rule, RuleContext } from '../types.js';
 import { describe, findingsOf, member } from '../util.js';
-import { viewOf } from '../view.js';
+import { topMember, viewOf } from '../view.js';
 
 /** rail_address must carry the rail's address (spec 2.2). */
 const REQ_CARRIES = 'CPR-2.2-RAIL-ADDRESS';
@@ -46,12 +46,13 @@ export const railAddressAgrees: Rule = {
 };
 
 function collectRailAddressAgrees({ doc }: RuleContext, out: Finding[]): void {
-  const ra = viewOf(doc).railAddress;
+  const view = viewOf(doc);
+  const ra = view.railAddress;
   if (!isObject(ra)) return;
   const sub = appliedSubInterface(doc);
   if (!sub) return;
   for (const field of PRIMARY[sub]) {
-    if (member(ra, field) === undefined && member(doc, field) !== undefined) {
+    if (member(ra, field) === undefined && topMember(view, field) !== undefined) {
       out.push(
         finding(REQ_CARRIES, `/payee/rail_address/${field}`, `payee.rail_address must carry ${field}`),
       );
@@ -61,7 +62,7 @@ function collectRailAddressAgrees({ doc }: RuleContext, out: Finding[]): void {
     // chain identifiers are compared as chains (eip155:N, 0x-hex, decimal) by chain-id-agrees
     if (field === 'chain_id') continue;
     const inner = member(ra, field);
-    const top = member(doc, field);
+    const top = topMember(view, field);
     if (inner === undefined || top === undefined) continue;
     if (!same(field, inner, top)) {
       out.push(

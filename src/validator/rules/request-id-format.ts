@@ -15,18 +15,35 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 function isUuidV4(id: string): boolean {
   if (id.length !== 36) return false;
-  for (let i = 0; i < 36; i++) {
-    const c = id.charCodeAt(i);
-    if (i === 8 || i === 13 || i === 18 || i === 23) {
-      if (c !== 0x2d) return false; // -
-    } else if (i === 14) {
-      if (c !== 0x34) return false; // 4
-    } else if (i === 19) {
-      // 8, 9, a, b in either case
-      if (c !== 0x38 && c !== 0x39 && c !== 0x61 && c !== 0x62 && c !== 0x41 && c !== 0x42) return false;
-    } else if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46))) {
-      return false;
-    }
+  if (
+    id.charCodeAt(8) !== 0x2d || // -
+    id.charCodeAt(13) !== 0x2d ||
+    id.charCodeAt(18) !== 0x2d ||
+    id.charCodeAt(23) !== 0x2d ||
+    id.charCodeAt(14) !== 0x34 // 4
+  ) {
+    return false;
+  }
+  // 8, 9, a, b in either case
+  const v = id.charCodeAt(19);
+  if (v !== 0x38 && v !== 0x39 && v !== 0x61 && v !== 0x62 && v !== 0x41 && v !== 0x42) return false;
+  return (
+    hexRun(id, 0, 8) && hexRun(id, 9, 13) && hexRun(id, 15, 18) && hexRun(id, 20, 23) && hexRun(id, 24, 36)
+  );
+}
+
+/** 1 for the ASCII hex digits (either case), by character code. */
+const HEX: Uint8Array = (() => {
+  const t = new Uint8Array(128);
+  for (const c of '0123456789abcdefABCDEF') t[c.charCodeAt(0)] = 1;
+  return t;
+})();
+
+/** True when the characters of `s` from `from` to `to` (excluded) are all hex digits. */
+function hexRun(s: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 0x7f || HEX[c] === 0) return false;
   }
   return true;
 }

@@ -3,10 +3,10 @@
 
 import { FIELDS_REQUIREMENT, REQUIRED_FIELDS, type SubInterface } from '../../model/cpr.js';
 import { type Finding, finding } from '../../model/finding.js';
-import { isComplete, selectSubInterface } from '../subinterface.js';
+import { isCompleteIn, selectSubInterface } from '../subinterface.js';
 import type { Rule, RuleContext } from '../types.js';
-import { describe, findingsOf, member } from '../util.js';
-import { viewOf } from '../view.js';
+import { describe, findingsOf } from '../util.js';
+import { type CprView, topMember, viewOf } from '../view.js';
 
 /** OPEN / no rail_hint: zero or two complete sub-interfaces (profile section 2). */
 const REQ_EXACTLY_ONE = 'PRF-2-EXACTLY-ONE-SUB-INTERFACE';
@@ -19,9 +19,9 @@ const REQ_ANY_HINT = 'PRF-2-ONE-SUB-INTERFACE-ANY-HINT';
 const ADDRESS_SUBS = ['iban', 'account', 'instant-key'] as const;
 
 /** The complete sub-interfaces of {@link ADDRESS_SUBS} other than `except`, in order. */
-function completeExcept(doc: Record<string, unknown>, except: SubInterface | null): SubInterface[] {
+function completeExcept(view: CprView, except: SubInterface | null): SubInterface[] {
   const out: SubInterface[] = [];
-  for (const s of ADDRESS_SUBS) if (s !== except && isComplete(doc, s)) out.push(s);
+  for (const s of ADDRESS_SUBS) if (s !== except && isCompleteIn(view, s)) out.push(s);
   return out;
 }
 
@@ -54,8 +54,9 @@ export const subInterfaceFields: Rule = {
 function collectSubInterfaceFields({ doc }: RuleContext, out: Finding[]): void {
   const sel = selectSubInterface(doc);
   if (sel.kind === 'named') {
+    const view = viewOf(doc);
     for (const field of REQUIRED_FIELDS[sel.sub]) {
-      const v = member(doc, field);
+      const v = topMember(view, field);
       if (v === undefined || v === null) {
         out.push(
           finding(
@@ -66,7 +67,7 @@ function collectSubInterfaceFields({ doc }: RuleContext, out: Finding[]): void {
         );
       }
     }
-    const extra = completeExcept(doc, sel.sub);
+    const extra = completeExcept(view, sel.sub);
     if (extra.length > 0) {
       out.push(
         finding(
@@ -79,7 +80,7 @@ function collectSubInterfaceFields({ doc }: RuleContext, out: Finding[]): void {
     return;
   }
   if (sel.kind === 'unknown') {
-    const complete = completeExcept(doc, null);
+    const complete = completeExcept(viewOf(doc), null);
     if (complete.length === 1) return;
     out.push(
       finding(

@@ -1,10 +1,10 @@
 // Also checks PRF-2-TIMESTAMPS-Z (profile section 2 restates section 1: RFC 3339 with Z).
 
 import { type Finding, finding } from '../../model/finding.js';
-import { instantOf } from '../rfc3339.js';
+import type { Rfc3339Instant } from '../rfc3339.js';
 import type { Rule, RuleContext } from '../types.js';
 import { describe, findingsOf } from '../util.js';
-import { viewOf } from '../view.js';
+import { createdInstant, expiresInstant, viewOf } from '../view.js';
 
 /** Requirement: timestamps are ISO 8601 in UTC (spec). */
 const REQ_UTC = 'CPR-2.1-TIMESTAMPS-UTC';
@@ -28,14 +28,19 @@ export const timestamps: Rule = {
 
 function collectTimestamps({ doc, mode }: RuleContext, out: Finding[]): void {
   const v = viewOf(doc);
-  checkTimestamp('created_at', '/created_at', v.created_at, mode, out);
-  checkTimestamp('expires_at', '/expires_at', v.expires_at, mode, out);
+  const created = v.created_at;
+  const expires = v.expires_at;
+  const c = typeof created === 'string' ? createdInstant(v) : null;
+  const e = typeof expires === 'string' ? expiresInstant(v) : null;
+  checkTimestamp('created_at', '/created_at', created, c, mode, out);
+  checkTimestamp('expires_at', '/expires_at', expires, e, mode, out);
 }
 
 function checkTimestamp(
   name: string,
   where: string,
   value: unknown,
+  t: Readonly<Rfc3339Instant> | null,
   mode: RuleContext['mode'],
   out: Finding[],
 ): void {
@@ -44,7 +49,6 @@ function checkTimestamp(
     out.push(finding(REQ_UTC, where, `${name} must be an RFC 3339 date-time string, not ${describe(value)}`));
     return;
   }
-  const t = instantOf(value);
   if (!t) {
     out.push(
       finding(

@@ -1,8 +1,7 @@
 import { type Finding, finding } from '../../model/finding.js';
-import { instantOf } from '../rfc3339.js';
 import type { Rule, RuleContext } from '../types.js';
 import { findingsOf } from '../util.js';
-import { viewOf } from '../view.js';
+import { createdInstant, expiresInstant, viewOf } from '../view.js';
 
 /** Requirement this rule reports. */
 const REQ = 'PRF-2-VALIDITY-CEILING';
@@ -24,8 +23,8 @@ function collectValidityCeiling({ doc, maxValiditySeconds }: RuleContext, out: F
   const created = v.created_at;
   const expires = v.expires_at;
   if (typeof created !== 'string' || typeof expires !== 'string') return;
-  const c = instantOf(created);
-  const e = instantOf(expires);
+  const c = createdInstant(v);
+  const e = expiresInstant(v);
   if (!c || !e) return;
   const seconds = (e.epochMs - c.epochMs) / 1000;
   if (seconds <= maxValiditySeconds) return;

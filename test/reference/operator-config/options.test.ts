@@ -8,7 +8,12 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CprcError } from '../../../src/errors.js';
 import { createLoopbackPki, type LoopbackPki } from '../../../src/loopback/tls.js';
-import { DEFAULT_POLICY, startReferenceOperator } from '../../../src/reference/operator/index.js';
+import {
+  DEFAULT_POLICY,
+  OperatorError,
+  ReferenceOperator,
+  startReferenceOperator,
+} from '../../../src/reference/operator/index.js';
 import { balance, resolvePolicy } from '../../../src/reference/operator/server.js';
 import type { Policy } from '../../../src/reference/operator/types.js';
 import { createRecordingClient, type RecordingClient } from '../../_support/https.js';
@@ -117,9 +122,13 @@ describe('startReferenceOperator', () => {
     try {
       const { funded, low_balance } = op.identities.principals;
       expect(low_balance.available_balance).toBe('5000');
-      const accounts = op.ledger().accounts;
-      expect(Object.values(accounts[funded.principal_id] ?? {})[0]?.available).toBe('100000000');
-      expect(Object.values(accounts[low_balance.principal_id] ?? {})[0]?.available).toBe('5000');
+      // the whole snapshot: every principal, every asset, every bucket as a digit string
+      expect(op.ledger()).toEqual({
+        accounts: {
+          [funded.principal_id]: { 'fiat:EUR:': { available: '100000000', locked: '0', redeemedOut: '0' } },
+          [low_balance.principal_id]: { 'fiat:EUR:': { available: '5000', locked: '0', redeemedOut: '0' } },
+        },
+      });
     } finally {
       await op.close();
     }
@@ -196,6 +205,36 @@ describe('startReferenceOperator', () => {
       expect((await client.request('POST', url, { text: '{}         ' })).text).toContain('exceeds 10 bytes');
     } finally {
       await op.close();
+    }
+  });
+
+  it('answers a defect of the Operator (an error that is no refusal of the profile table) 500 with the error body, never a crash', async () => {
+    // an OperatorError whose status is not the table's, and an Error carrying an HTTP status, are
+    // defects too: only an OperatorError with its table status is a refusal
+    const defects: unknown[] = [
+      new Error('boom'),
+      Object.assign(new Error('not a refusal'), { status: 400 }),
+      Object.assign(new OperatorError('INVALID_REQUEST', 'x'), { status: undefined }),
+    ];
+    for (const defect of defects) {
+      class DefectiveOperator extends ReferenceOperator {
+        override async issue(): Promise<never> {
+          throw defect;
+        }
+      }
+      const op = await startReferenceOperator({ tls: pki.server, operatorClass: DefectiveOperator });
+      try {
+        const r = await client.post(`${op.baseUrl}/v1/cashpack/issue`, {});
+        expect(r.status).toBe(500);
+        expect(r.headers['content-type']).toBe('application/json');
+        expect(r.body).toEqual({
+          error: { code: 'INTERNAL_ERROR', message: 'the reference operator failed unexpectedly' },
+        });
+        // the Operator goes on serving
+        expect((await client.get(`${op.baseUrl}/.well-known/cashpack-policy.json`)).status).toBe(200);
+      } finally {
+        await op.close();
+      }
     }
   });
 });
