@@ -55,53 +55,9 @@ export const CPR_RULES: readonly Rule[] = Object.freeze([
   extensionKeyPrefix,
 ]);
 
-type Collect = (ctx: RuleContext, out: Finding[]) => void;
-
-/** {@link CPR_RULES} written out once more, for {@link collectCprRules}. */
-const WRITTEN_OUT: readonly Rule[] = Object.freeze([
-  requestIdFormat,
-  timestamps,
-  createdBeforeExpires,
-  expiry,
-  validityCeiling,
-  memoLength,
-  amountFormat,
-  chainIdRequired,
-  assetCodeIso4217,
-  railHintEnum,
-  subInterfaceFields,
-  evmAddressChecksum,
-  onchainByteLengths,
-  chainIdAgrees,
-  ibanValid,
-  bicValid,
-  purposeCode,
-  remittanceLength,
-  railAddressAgrees,
-  payeeDisplayName,
-  noPayerData,
-  extensionKeyPrefix,
-]);
-
-/**
- * True when the calls of {@link collectCprRules} are exactly the rules of {@link CPR_RULES}, in
- * order (both lists are frozen: checked once).
- */
-const WRITTEN_OUT_MATCHES = ((): boolean => {
-  if (WRITTEN_OUT.length !== CPR_RULES.length) return false;
-  for (let i = 0; i < CPR_RULES.length; i++) {
-    const rule = CPR_RULES[i] as Rule;
-    if (rule !== WRITTEN_OUT[i] || rule.collect === undefined) return false;
-  }
-  return true;
-})();
-
 /**
  * Runs every rule of {@link CPR_RULES} on `ctx`, in order, appending the findings to `out`: what
- * calling each rule's `collect` (or `check`) in turn gives. The calls are written out, one call
- * site per rule (a call site that always meets the same function is cheaper than one loop
- * meeting 22, and the engine may inline it); should CPR_RULES ever differ from the list written
- * here (same rules, same order, all with `collect`), it loops over CPR_RULES instead.
+ * calling each rule's `collect` (or `check`) in turn gives.
  *
  * @example
  * ```ts
@@ -110,38 +66,13 @@ const WRITTEN_OUT_MATCHES = ((): boolean => {
  * ```
  */
 export function collectCprRules(ctx: RuleContext, out: Finding[]): void {
-  if (!WRITTEN_OUT_MATCHES) {
-    for (let r = 0; r < CPR_RULES.length; r++) {
-      const rule = CPR_RULES[r] as Rule;
-      if (rule.collect !== undefined) {
-        rule.collect(ctx, out);
-        continue;
-      }
-      const found = rule.check(ctx);
-      for (let i = 0; i < found.length; i++) out.push(found[i] as Finding);
+  for (let r = 0; r < CPR_RULES.length; r++) {
+    const rule = CPR_RULES[r] as Rule;
+    if (rule.collect !== undefined) {
+      rule.collect(ctx, out);
+      continue;
     }
-    return;
+    const found = rule.check(ctx);
+    for (let i = 0; i < found.length; i++) out.push(found[i] as Finding);
   }
-  (requestIdFormat.collect as Collect)(ctx, out);
-  (timestamps.collect as Collect)(ctx, out);
-  (createdBeforeExpires.collect as Collect)(ctx, out);
-  (expiry.collect as Collect)(ctx, out);
-  (validityCeiling.collect as Collect)(ctx, out);
-  (memoLength.collect as Collect)(ctx, out);
-  (amountFormat.collect as Collect)(ctx, out);
-  (chainIdRequired.collect as Collect)(ctx, out);
-  (assetCodeIso4217.collect as Collect)(ctx, out);
-  (railHintEnum.collect as Collect)(ctx, out);
-  (subInterfaceFields.collect as Collect)(ctx, out);
-  (evmAddressChecksum.collect as Collect)(ctx, out);
-  (onchainByteLengths.collect as Collect)(ctx, out);
-  (chainIdAgrees.collect as Collect)(ctx, out);
-  (ibanValid.collect as Collect)(ctx, out);
-  (bicValid.collect as Collect)(ctx, out);
-  (purposeCode.collect as Collect)(ctx, out);
-  (remittanceLength.collect as Collect)(ctx, out);
-  (railAddressAgrees.collect as Collect)(ctx, out);
-  (payeeDisplayName.collect as Collect)(ctx, out);
-  (noPayerData.collect as Collect)(ctx, out);
-  (extensionKeyPrefix.collect as Collect)(ctx, out);
 }
