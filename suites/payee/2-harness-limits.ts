@@ -75,6 +75,14 @@ async function baselineBroken(rail: string): Promise<Set<string>> {
   return new Set(nonConformities(doc).map((l) => l.slice(1, l.indexOf(']'))));
 }
 
+/** True when `a` and `b` are objects with the same members and values (member order free). */
+function sameMembers(a: unknown, b: Record<string, unknown>): boolean {
+  if (typeof a !== 'object' || a === null || Array.isArray(a)) return false;
+  const o = a as Record<string, unknown>;
+  const keys = Object.keys(o);
+  return keys.length === Object.keys(b).length && keys.every((k) => o[k] === b[k]);
+}
+
 /** Judges one answer to a request the payee may not be able to honour (profile 2). */
 function judgeUnserviceable(
   r: HarnessResult<CreatedRequest>,
@@ -171,6 +179,51 @@ describe('profile section 2: harness limits at their boundary, and requests the 
       assertThat(
         problems.length === 0,
         `every such request is refused with 400 INVALID_REQUEST or honoured conformantly; ${problems.length} problem(s): ${problems.slice(0, 4).join(' | ')}`,
+      );
+    },
+  );
+
+  check(
+    'asked-asset-honoured-or-refused',
+    ['PRF-2-HARNESS-REQUESTS'],
+    'a harness request naming an asset (fiat currencies on the fiat rails; a stablecoin, a crypto asset and a tokenized asset on ON_CHAIN) is answered with a conformant CPR whose value.asset is the asset asked for, or refused with 400 INVALID_REQUEST: never a CPR in another asset',
+    async () => {
+      const h = harness();
+      const problems: string[] = [];
+      let honoured = 0;
+      for (const rail of await servedRails()) {
+        const assets: Record<string, unknown>[] =
+          rail === 'ON_CHAIN'
+            ? [
+                { type: 'stablecoin', code: 'USDC', chain_id: '137' },
+                { type: 'crypto', code: 'ETH' },
+                { type: 'tokenized', code: 'BENJI', chain_id: '1' },
+              ]
+            : [
+                { type: 'fiat', code: 'USD' },
+                { type: 'fiat', code: 'CHF' },
+              ];
+        const baseline = await baselineBroken(rail);
+        for (const asset of assets) {
+          const what = `a ${rail} request for ${JSON.stringify(asset)}`;
+          const r = await h.createRequest({
+            ...onRail(rail),
+            asset: asset as PayeeRequestParams['asset'],
+            delivery: 'inline',
+          });
+          judgeUnserviceable(r, what, baseline, problems);
+          if (!r.ok) continue;
+          const d = decodeCprUri(r.value.uri);
+          if (!d.ok || d.value.kind !== 'inline') continue; // judged above
+          honoured++;
+          const value = d.value.document.value as { asset?: unknown } | undefined;
+          if (!sameMembers(value?.asset, asset))
+            problems.push(`${what}: honoured with value.asset ${JSON.stringify(value?.asset)}`);
+        }
+      }
+      assertThat(
+        problems.length === 0,
+        `every asset asked for is honoured as asked or refused with 400 INVALID_REQUEST (${honoured} honoured); ${problems.length} problem(s): ${problems.slice(0, 4).join(' | ')}`,
       );
     },
   );

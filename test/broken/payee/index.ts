@@ -1,5 +1,6 @@
 import type { BrokenImplementation } from '../types.js';
 import { amountAsNumber } from './amount-as-number.js';
+import { assetIgnored } from './asset-ignored.js';
 import { clockLies } from './clock-lies.js';
 import { clockMovesBack } from './clock-moves-back.js';
 import { contentTypeText } from './content-type-text.js';
@@ -106,4 +107,6 @@ export const faults: BrokenImplementation[] = [
   ...documentDefects,
   ...documentDefects2,
   ...documentDefects3,
+  // mutation survivors (issue 16): harness options no check asked for
+  assetIgnored,
 ];
