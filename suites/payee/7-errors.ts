@@ -87,6 +87,32 @@ const errorAnswers = once(async (): Promise<ErrorAnswer[]> => {
   return out;
 });
 
+/**
+ * Harness request bodies with one member of a type or form no reading of profile 2 can honour
+ * (schema failures: profile 1 INVALID_REQUEST). Values a lenient payee might honour as asked
+ * (an over-long memo, an unserved rail, a count of 0) are judged elsewhere, never here.
+ */
+const MALFORMED_CREATE_REQUESTS: readonly (readonly [string, Record<string, unknown>])[] = [
+  ['without delivery', {}],
+  ['with delivery "carrier-pigeon"', { delivery: 'carrier-pigeon' }],
+  ['with delivery a number', { delivery: 1 }],
+  ['with rail_hint a number', { delivery: 'inline', rail_hint: 5 }],
+  ['with amount a JSON number', { delivery: 'inline', amount: 1999 }],
+  ['with amount "abc"', { delivery: 'inline', amount: 'abc' }],
+  ['with amount "-5"', { delivery: 'inline', amount: '-5' }],
+  ['with amount "1.5"', { delivery: 'inline', amount: '1.5' }],
+  ['with asset a bare string', { delivery: 'inline', asset: 'EUR' }],
+  ['with asset without type', { delivery: 'inline', asset: { code: 'EUR' } }],
+  ['with asset of an unknown type', { delivery: 'inline', asset: { type: 'cash', code: 'EUR' } }],
+  ['with memo a number', { delivery: 'inline', memo: 42 }],
+  ['with extensions an array', { delivery: 'inline', extensions: [] }],
+  ['with extensions a string', { delivery: 'inline', extensions: 'x' }],
+  ['with token_ttl_seconds a string', { delivery: 'reference', token_ttl_seconds: '60' }],
+  ['with validity_seconds a string', { delivery: 'inline', validity_seconds: '3600' }],
+  ['with validity_seconds a boolean', { delivery: 'inline', validity_seconds: true }],
+  ['with qr "yes"', { delivery: 'reference', qr: 'yes' }],
+];
+
 describe('profile section 1: the error body of every payee endpoint', () => {
   check(
     'error-answers-error-code-code-message-text',
@@ -130,12 +156,14 @@ describe('profile section 1: the error body of every payee endpoint', () => {
   check(
     'malformed-harness-body-answers-400-invalid-request',
     ['PRF-1-INVALID-REQUEST'],
-    'a malformed harness body answers 400 INVALID_REQUEST',
+    'a malformed harness body answers 400 INVALID_REQUEST: each member of POST {harness}/requests of a type no reading can honour (delivery missing or another form; rail_hint, memo or a count given as another JSON type; an amount that is no amount; an asset that is no AssetDescriptor; extensions that are no object; qr not a boolean), one at a time',
     async () => {
       const h = harness();
-      const bad = await h.createRequest({ delivery: 'carrier-pigeon' } as unknown as PayeeRequestParams);
-      expectErrorCode(bad, 'INVALID_REQUEST', 'a harness request with delivery "carrier-pigeon"');
-      expectStatus(bad, 400, 'a harness request with delivery "carrier-pigeon"');
+      for (const [what, body] of MALFORMED_CREATE_REQUESTS) {
+        const bad = await h.createRequest(body as unknown as PayeeRequestParams);
+        expectErrorCode(bad, 'INVALID_REQUEST', `a harness request ${what}`);
+        expectStatus(bad, 400, `a harness request ${what}`);
+      }
       // profile 2: a non-UUID string may also be 404 REQUEST_UNKNOWN; a missing one is 400
       if (h.fulfillRaw !== undefined) {
         const noId = await h.fulfillRaw({});

@@ -18,6 +18,7 @@ import { fulfillmentAfterExpiry } from './fulfillment-after-expiry.js';
 import { fulfillmentNumberId404 } from './fulfillment-number-id-404.js';
 import { fulfillmentUnknownDuplicate } from './fulfillment-unknown-duplicate.js';
 import { harness200 } from './harness-200.js';
+import { harnessCoercesMembers } from './harness-coerces-members.js';
 import { harnessTextPlain } from './harness-text-plain.js';
 import { inlinePadded } from './inline-padded.js';
 import { inlinePartial } from './inline-partial.js';
@@ -109,4 +110,5 @@ export const faults: BrokenImplementation[] = [
   ...documentDefects3,
   // mutation survivors (issue 16): harness options no check asked for
   assetIgnored,
+  harnessCoercesMembers,
 ];
