@@ -55,7 +55,21 @@ export interface SchemaRegistryOptions {
    * finding) or stop at the first one (`false`).
    */
   allErrors?: boolean;
+  /**
+   * Who checks `format: date-time`: ajv-formats (`'ajv'`, the default), or the caller
+   * (`'caller'`): the validator then takes any string there, and the caller reads each such
+   * string itself. `validateCpr` asks for `'caller'`: its timestamps rule parses `created_at` and
+   * `expires_at` anyway, with an RFC 3339 parser that refuses every string ajv-formats refuses
+   * (`instantOf` in `validator/rfc3339.ts`), so the format was checked twice.
+   */
+  dateTime?: 'ajv' | 'caller';
 }
+
+/** The schemas whose validators are precompiled with `dateTime: 'caller'` too (the two CPR readings). */
+export const CALLER_DATE_TIME_SCHEMAS: readonly string[] = [
+  `${SCHEMA_ID_BASE}cpr/cpr-payee.schema.json`,
+  `${SCHEMA_ID_BASE}cpr/cpr-wallet.schema.json`,
+];
 
 /** One schema file found under `schemas/`. */
 export interface SchemaFile {
@@ -73,6 +87,8 @@ export interface SchemaFile {
 interface CompiledModule {
   schemaFiles: string[];
   validators: Record<string, ValidateFunction>;
+  /** The validators of {@link CALLER_DATE_TIME_SCHEMAS} compiled with `dateTime: 'caller'`. */
+  callerDateTimeValidators?: Record<string, ValidateFunction>;
 }
 
 const require = createRequire(import.meta.url);
@@ -171,6 +187,8 @@ export function createSchemaAjv(
     ...(options.code ? { code: options.code } : {}),
   });
   addFormats(ajv);
+  // `true`: any string is a date-time here (the caller checks it)
+  if (options.dateTime === 'caller') ajv.addFormat('date-time', true);
   for (const keyword of annotationKeywords(files)) ajv.addKeyword({ keyword });
   // every schema is added before any is compiled, so cross-file $refs resolve.
   for (const f of files) ajv.addSchema(f.schema);
@@ -193,6 +211,8 @@ export function precompiledModuleSource(files: readonly SchemaFile[]): string {
     refs: Record<string, string>,
   ) => string;
   let code = '';
+  let callerCode = '';
+  const callerIds = CALLER_DATE_TIME_SCHEMAS.filter((id) => files.some((f) => f.id === id));
   try {
     const ajv = createSchemaAjv(files, { allErrors: true, code: { source: true, esm: true } });
     const mapping: Record<string, string> = {};
@@ -200,6 +220,19 @@ export function precompiledModuleSource(files: readonly SchemaFile[]): string {
       mapping[`v${i}`] = f.id;
     });
     if (files.length > 0) code = standaloneCode(ajv, mapping);
+    if (callerIds.length > 0) {
+      // CommonJS code in a function scope of its own: its function names would clash with the above
+      const callerAjv = createSchemaAjv(files, {
+        allErrors: true,
+        dateTime: 'caller',
+        code: { source: true, esm: false },
+      });
+      const callerMapping: Record<string, string> = {};
+      callerIds.forEach((id, i) => {
+        callerMapping[`c${i}`] = id;
+      });
+      callerCode = standaloneCode(callerAjv, callerMapping);
+    }
   } catch (err) {
     throw new CprcError(
       'CPRC_INTERNAL',
@@ -215,6 +248,13 @@ export function precompiledModuleSource(files: readonly SchemaFile[]): string {
     code.replace(/^"use strict";\n?/, ''),
     `export const schemaFiles = ${JSON.stringify(files.map((f) => f.relPath))};`,
     `export const validators = {${files.map((f, i) => `${JSON.stringify(f.id)}: v${i}`).join(', ')}};`,
+    // the validators compiled with `dateTime: 'caller'` (see SchemaRegistryOptions)
+    'const callerExports = (() => {',
+    '  const exports = {};',
+    callerCode.replace(/^"use strict";\n?/, ''),
+    '  return exports;',
+    '})();',
+    `export const callerDateTimeValidators = {${callerIds.map((id, i) => `${JSON.stringify(id)}: callerExports.c${i}`).join(', ')}};`,
     '',
   ].join('\n');
 }
@@ -274,10 +314,11 @@ async function loadPrecompiled(): Promise<{ module: CompiledModule; ids: string[
 
 const precompiled = await loadPrecompiled();
 
-const registries = new Map<boolean, Registry>();
+const registries = new Map<string, Registry>();
 
-function registry(allErrors: boolean): Registry {
-  let reg = registries.get(allErrors);
+function registry(allErrors: boolean, dateTime: 'ajv' | 'caller' = 'ajv'): Registry {
+  const key = `${allErrors}/${dateTime}`;
+  let reg = registries.get(key);
   if (reg) return reg;
   if (precompiled && allErrors) {
     reg = { files: null, ids: precompiled.ids, ajv: null, cache: new Map(), source: 'precompiled' };
@@ -285,7 +326,7 @@ function registry(allErrors: boolean): Registry {
     const files = loadSchemaFiles();
     reg = { files, ids: files.map((f) => f.id), ajv: null, cache: new Map(), source: 'runtime' };
   }
-  registries.set(allErrors, reg);
+  registries.set(key, reg);
   return reg;
 }
 
@@ -313,7 +354,8 @@ export function schemaRegistrySource(): 'precompiled' | 'runtime' {
  * The validator of one schema, built on first use and cached.
  *
  * @param id - the full `$id` or the short form `'<dir>/<name>'`, e.g. `'cashpack/lock-request'`.
- * @param options - `allErrors: false` to stop at the first error (default: report all).
+ * @param options - `allErrors: false` to stop at the first error (default: report all);
+ *   `dateTime: 'caller'` to leave `format: date-time` to the caller (see {@link SchemaRegistryOptions}).
  * @throws CprcError `CPRC_INTERNAL` naming the id when no schema has it, or when the schemas do not compile.
  * @example
  * ```ts
@@ -323,7 +365,8 @@ export function schemaRegistrySource(): 'precompiled' | 'runtime' {
  */
 export function getSchemaValidator(id: string, options: SchemaRegistryOptions = {}): ValidateFunction {
   const allErrors = options.allErrors ?? true;
-  const reg = registry(allErrors);
+  const dateTime = options.dateTime ?? 'ajv';
+  const reg = registry(allErrors, dateTime);
   const fullId = normaliseId(id);
   const cached = reg.cache.get(fullId);
   if (cached) return cached;
@@ -335,11 +378,14 @@ export function getSchemaValidator(id: string, options: SchemaRegistryOptions = 
   }
   let validate: ValidateFunction | undefined;
   if (reg.source === 'precompiled' && precompiled) {
-    validate = precompiled.module.validators[fullId];
+    validate =
+      dateTime === 'caller'
+        ? precompiled.module.callerDateTimeValidators?.[fullId]
+        : precompiled.module.validators[fullId];
   }
   if (!validate) {
     try {
-      reg.ajv ??= createSchemaAjv(reg.files ?? loadSchemaFiles(), { allErrors });
+      reg.ajv ??= createSchemaAjv(reg.files ?? loadSchemaFiles(), { allErrors, dateTime });
       validate = reg.ajv.getSchema(fullId);
     } catch (err) {
       throw new CprcError(

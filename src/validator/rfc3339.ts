@@ -45,13 +45,29 @@ const ringValues: (Readonly<Rfc3339Instant> | null)[] = new Array(RING).fill(nul
 let ringNext = 0;
 
 /**
- * {@link parseRfc3339} for the validator's rules: the same answer, not frozen (freezing costs
- * more than the parse) and never leaving the validator: the rules only read it. Not cached here:
- * within one `validateCpr` the document's view (`view.ts`) keeps the two instants its rules
- * share.
+ * {@link parseRfc3339} for the validator's rules, with one more condition: a leap second (`:60`)
+ * only where ajv-formats' `date-time` takes it (23:59:60 UTC, the offset applied), so that this
+ * refuses every string ajv-formats refuses and `validateCpr` can leave that format to its
+ * timestamps rule (`dateTime: 'caller'` of the schema registry). Not frozen (freezing costs more
+ * than the parse) and never leaving the validator: the rules only read it. Not cached here: within
+ * one `validateCpr` the document's view (`view.ts`) keeps the two instants its rules share.
+ *
+ * @example
+ * ```ts
+ * instantOf('2026-12-31T23:59:60Z') !== null; // true
+ * instantOf('2026-12-31T12:30:60Z'); // null (parseRfc3339 reads it as 12:30:59)
+ * ```
  */
 export function instantOf(text: string): Readonly<Rfc3339Instant> | null {
-  return parseUncached(text);
+  const instant = parseUncached(text);
+  if (instant === null || text.charCodeAt(17) !== 0x36 /* 6 */) return instant;
+  // seconds 60: the UTC hour and minute must be 23:59 (ajv-formats reads -1 as the hour or
+  // minute before 0 of the next day, without carrying further)
+  const hour = digits(text, 11, 2);
+  const minute = digits(text, 14, 2);
+  const utcMinute = minute - (instant.offsetMinutes % 60);
+  const utcHour = hour - Math.trunc(instant.offsetMinutes / 60) - (utcMinute < 0 ? 1 : 0);
+  return (utcHour === 23 || utcHour === -1) && (utcMinute === 59 || utcMinute === -1) ? instant : null;
 }
 
 /** Days in each month of a common year. */

@@ -66,7 +66,11 @@ export function validateCpr(doc: unknown, opts: ValidateCprOptions = {}): Valida
   const mode = opts.mode ?? 'wallet';
   let validate = validators[mode];
   if (!validate) {
-    validate = getSchemaValidator(mode === 'payee' ? 'cpr/cpr-payee' : 'cpr/cpr-wallet');
+    // the timestamps rule reads created_at and expires_at as RFC 3339 (`instantOf`), refusing
+    // every string ajv-formats' date-time refuses: the schema leaves that format to it
+    validate = getSchemaValidator(mode === 'payee' ? 'cpr/cpr-payee' : 'cpr/cpr-wallet', {
+      dateTime: 'caller',
+    });
     validators[mode] = validate;
   }
   try {

@@ -5,10 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CprcError } from '../../src/errors.js';
 import { packageRoot } from '../../src/paths.js';
 import {
+  CALLER_DATE_TIME_SCHEMAS,
   createSchemaAjv,
   getSchemaValidator,
   loadSchemaFiles,
@@ -18,6 +20,8 @@ import {
   type SchemaFile,
   schemaIds,
 } from '../../src/schemas/registry.js';
+import { cprArbitrary } from '../../src/testing/arbitraries.js';
+import { CPR_MUTATIONS } from '../../src/testing/mutations.js';
 import { loadFixtures } from './_fixtures.js';
 
 const temps: string[] = [];
@@ -106,6 +110,38 @@ describe('schema registry', () => {
     expect(first.errors?.length).toBe(1);
   });
 
+  it("leaves format date-time to the caller with dateTime: 'caller', and only that format", () => {
+    const doc = (created: string) => ({
+      cpr_version: 'CPR-1.0',
+      request_id: '6f1c1d7e-4a8b-4c3d-9e2f-0a1b2c3d4e5f',
+      created_at: created,
+      expires_at: '2026-06-01T12:10:00Z',
+      payee: { rail_address: { iban: 'DE89370400440532013000' } },
+      value: { asset: { type: 'fiat', code: 'EUR' } },
+      iban: 'DE89370400440532013000',
+      beneficiary_name: 'A',
+    });
+    for (const id of ['cpr/cpr-wallet', 'cpr/cpr-payee']) {
+      const full = getSchemaValidator(id);
+      const caller = getSchemaValidator(id, { dateTime: 'caller' });
+      expect(caller).not.toBe(full);
+      expect(full(doc('2026-06-01T12:00:00Z')), id).toBe(true);
+      expect(caller(doc('2026-06-01T12:00:00Z')), id).toBe(true);
+      // month 13: ajv-formats refuses it, the caller's validator leaves it to the caller
+      expect(full(doc('2026-13-01T12:00:00Z')), id).toBe(false);
+      expect(
+        full.errors?.map((e) => e.keyword),
+        id,
+      ).toContain('format');
+      expect(caller(doc('2026-13-01T12:00:00Z')), id).toBe(true);
+      // everything else is still checked: the type, and the payee reading's Z pattern
+      expect(caller(doc(7 as unknown as string)), id).toBe(false);
+    }
+    expect(
+      getSchemaValidator('cpr/cpr-payee', { dateTime: 'caller' })(doc('2026-06-01T12:00:00+01:00')),
+    ).toBe(false);
+  });
+
   it('refuses a schema file whose $id does not follow its path, naming the file', () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'x'));
@@ -158,6 +194,37 @@ describe('precompiled validators', () => {
       checked++;
     }
     expect(checked).toBeGreaterThan(150);
+  });
+
+  it("holds the two CPR readings compiled with dateTime: 'caller' too, agreeing with that runtime compile", async () => {
+    const dir = tempDir(join(packageRoot(), 'node_modules', '.cache', 'cprc-tests'));
+    const file = join(dir, 'schemas-compiled.mjs');
+    writeFileSync(file, precompiledModuleSource(files));
+    const mod = (await import(pathToFileURL(file).href)) as {
+      callerDateTimeValidators: Record<string, ValidateFunction>;
+    };
+    expect(Object.keys(mod.callerDateTimeValidators).sort()).toEqual([...CALLER_DATE_TIME_SCHEMAS].sort());
+    const runtime = createSchemaAjv(files, { dateTime: 'caller' });
+    // generated CPRs of every rail, and one single-defect mutation of each
+    const now = new Date('2026-06-01T12:00:00Z');
+    const docs = fc.sample(cprArbitrary({ now }), { seed: 77, numRuns: 150 }).flatMap((doc, i) => {
+      const m = CPR_MUTATIONS.slice(i % CPR_MUTATIONS.length).find((x) => x.applies(doc));
+      return m ? [doc, m.apply(doc, now)] : [doc];
+    });
+    let refused = 0;
+    for (const id of CALLER_DATE_TIME_SCHEMAS) {
+      const pre = mod.callerDateTimeValidators[id] as ValidateFunction;
+      const rt = runtime.getSchema(id) as ValidateFunction;
+      for (const doc of docs) {
+        const verdict = pre(doc);
+        expect(verdict, id).toBe(rt(doc));
+        if (!verdict) refused++;
+        expect((pre.errors ?? []).map((e) => [e.instancePath, e.keyword])).toEqual(
+          (rt.errors ?? []).map((e) => [e.instancePath, e.keyword]),
+        );
+      }
+    }
+    expect(refused).toBeGreaterThan(50);
   });
 
   it('counts as fresh only when no schema file is newer than the module', () => {

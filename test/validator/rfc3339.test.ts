@@ -1,6 +1,8 @@
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseRfc3339 } from '../../src/validator/index.js';
+import { instantOf } from '../../src/validator/rfc3339.js';
 
 /** The reference reading: the RFC 3339 date-time grammar as a regular expression, checked with Date. */
 function reference(text: string): { epochMs: number; zulu: boolean; offsetMinutes: number } | null {
@@ -64,5 +66,76 @@ describe('parseRfc3339', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe("instantOf (the rules' reading, to which validateCpr leaves the schema's date-time format)", () => {
+  const format = fullFormats['date-time'];
+  const ajvDateTime = (
+    typeof format === 'function' ? format : (format as { validate: (s: string) => boolean }).validate
+  ) as (s: string) => boolean;
+
+  it('refuses every string ajv-formats refuses as a date-time, and otherwise reads as parseRfc3339 (fast-check)', () => {
+    const two = (min: number, max: number) => fc.integer({ min, max }).map((n) => String(n).padStart(2, '0'));
+    const near = fc
+      .tuple(
+        fc.integer({ min: 0, max: 9999 }).map((n) => String(n).padStart(4, '0')),
+        two(0, 13),
+        two(0, 32),
+        fc.constantFrom('T', 't', ' ', '_'),
+        two(0, 25),
+        two(0, 61),
+        two(0, 61),
+        fc.constantFrom('', '.5', '.123456789', '.'),
+        fc.constantFrom(
+          'Z',
+          'z',
+          '+00:00',
+          '-00:00',
+          '+05:30',
+          '-23:59',
+          '+23:59',
+          '+24:00',
+          '+23:60',
+          '+0530',
+          '+05',
+          '',
+          '-01:01',
+        ),
+      )
+      .map(([y, mo, d, t, h, mi, s, f, z]) => `${y}-${mo}-${d}${t}${h}:${mi}:${s}${f}${z}`);
+    // leap seconds with the offsets that move them onto or off 23:59 UTC
+    const leap = fc
+      .tuple(
+        two(0, 23),
+        two(0, 59),
+        fc.constantFrom('Z', '+00:00', '-00:01', '+00:01', '-01:00', '+01:00', '-00:00', '+23:59', '-23:59'),
+      )
+      .map(([h, mi, z]) => `2016-12-31T${h}:${mi}:60${z}`);
+    const mutated = fc
+      .tuple(near, fc.nat(30), fc.constantFrom('', 'x', '9', '-', ':'))
+      .map(([s, i, c]) => s.slice(0, i) + c + s.slice(i + 1));
+    let refusedByAjv = 0;
+    fc.assert(
+      fc.property(fc.oneof(near, leap, mutated, fc.string({ maxLength: 30 })), (text) => {
+        const ours = instantOf(text);
+        if (!ajvDateTime(text)) {
+          refusedByAjv++;
+          expect(ours, text).toBeNull();
+        }
+        if (ours !== null) expect({ ...ours }).toEqual({ ...(parseRfc3339(text) as object) });
+      }),
+      { numRuns: 20_000, seed: 20261126 },
+    );
+    expect(refusedByAjv).toBeGreaterThan(1000);
+  });
+
+  it('takes a leap second only at 23:59:60 UTC, as ajv-formats does', () => {
+    expect(instantOf('2016-12-31T23:59:60Z')).not.toBeNull();
+    expect(instantOf('2017-01-01T00:59:60+01:00')).not.toBeNull();
+    expect(instantOf('2016-12-31T18:59:60-05:00')).not.toBeNull();
+    expect(instantOf('2016-12-31T12:30:60Z')).toBeNull();
+    expect(instantOf('2016-12-31T23:59:60+01:00')).toBeNull();
+    expect(parseRfc3339('2016-12-31T12:30:60Z')).not.toBeNull(); // the lenient reading, unchanged
   });
 });
