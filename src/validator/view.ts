@@ -202,6 +202,23 @@ export function expiresInstant(view: CprView): Readonly<Rfc3339Instant> | null {
 }
 
 /**
+ * The validity window of the view's document, `expires_at - created_at` in ms, when both are
+ * strings that read as RFC 3339 instants ({@link createdInstant}, {@link expiresInstant});
+ * undefined otherwise (the timestamps rule reports those). The window rules share it.
+ *
+ * @example
+ * ```ts
+ * windowMs(viewOf({ created_at: '2026-01-01T00:00:00Z', expires_at: '2026-01-01T00:10:00Z' })); // 600000
+ * ```
+ */
+export function windowMs(view: CprView): number | undefined {
+  if (typeof view.created_at !== 'string' || typeof view.expires_at !== 'string') return undefined;
+  const c = createdInstant(view);
+  const e = expiresInstant(view);
+  return c !== null && e !== null ? e.epochMs - c.epochMs : undefined;
+}
+
+/**
  * `member(doc, field)` for a top-level sub-interface field, read through the view: the view's
  * member when it has one (a late one read on first use), else the document's.
  *

@@ -4,7 +4,7 @@
 import { type Finding, finding } from '../../model/finding.js';
 import type { Rule, RuleContext } from '../types.js';
 import { findingsOf } from '../util.js';
-import { createdInstant, expiresInstant, viewOf } from '../view.js';
+import { viewOf, windowMs } from '../view.js';
 
 /** Requirement this rule reports. */
 const REQ = 'PRF-2-CREATED-BEFORE-EXPIRES';
@@ -19,11 +19,13 @@ export const createdBeforeExpires: Rule = {
 
 function collectCreatedBeforeExpires({ doc }: RuleContext, out: Finding[]): void {
   const v = viewOf(doc);
-  const created = v.created_at;
-  const expires = v.expires_at;
-  if (typeof created !== 'string' || typeof expires !== 'string') return;
-  const c = createdInstant(v);
-  const e = expiresInstant(v);
-  if (!c || !e || c.epochMs < e.epochMs) return;
-  out.push(finding(REQ, '/expires_at', `expires_at (${expires}) must be later than created_at (${created})`));
+  const window = windowMs(v);
+  if (window === undefined || window > 0) return;
+  out.push(
+    finding(
+      REQ,
+      '/expires_at',
+      `expires_at (${v.expires_at}) must be later than created_at (${v.created_at})`,
+    ),
+  );
 }

@@ -1,7 +1,7 @@
 import { type Finding, finding } from '../../model/finding.js';
 import type { Rule, RuleContext } from '../types.js';
 import { findingsOf } from '../util.js';
-import { createdInstant, expiresInstant, viewOf } from '../view.js';
+import { viewOf, windowMs } from '../view.js';
 
 /** Requirement this rule reports. */
 const REQ = 'PRF-2-VALIDITY-CEILING';
@@ -19,14 +19,9 @@ export const validityCeiling: Rule = {
 };
 
 function collectValidityCeiling({ doc, maxValiditySeconds }: RuleContext, out: Finding[]): void {
-  const v = viewOf(doc);
-  const created = v.created_at;
-  const expires = v.expires_at;
-  if (typeof created !== 'string' || typeof expires !== 'string') return;
-  const c = createdInstant(v);
-  const e = expiresInstant(v);
-  if (!c || !e) return;
-  const seconds = (e.epochMs - c.epochMs) / 1000;
+  const window = windowMs(viewOf(doc));
+  if (window === undefined) return;
+  const seconds = window / 1000;
   if (seconds <= maxValiditySeconds) return;
   out.push(
     finding(
