@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { failureLevelOf } from '../../src/catalog/index.js';
 import { packageRoot } from '../../src/paths.js';
-import type { BrokenImplementation, BrokenTarget, PermittedVariant } from './types.js';
+import { BROKEN_RUNS, type BrokenImplementation, type BrokenTarget, type PermittedVariant } from './types.js';
 
 /** What one run of a target suite produced, reduced to what the self-test compares. */
 export interface FaultRun {
@@ -113,7 +113,10 @@ export async function runFault(fault: BrokenImplementation): Promise<FaultRun> {
   try {
     const started = await fault.start({ workDir });
     try {
-      const run = await runSuiteAgainst(fault.target, started.config, workDir);
+      const run = await runSuiteAgainst(fault.target, started.config, workDir, [
+        '--runs',
+        String(fault.runs ?? BROKEN_RUNS),
+      ]);
       return {
         id: fault.id,
         expected: [...fault.expected].sort(),
