@@ -181,11 +181,9 @@ export class ReferenceOperator {
    */
   async renew(body: unknown): Promise<OperatorResponse> {
     // Profile 4: renew body {cashpack, renewal_entry}.
-    // Stryker disable next-line StringLiteral: a label in error messages only (their wording is free: profile 1 fixes the code)
-    const where = 'the renew body';
-    const envelope = this.parser.envelope(body, where, ['cashpack', RENEWAL_ENTRY]);
-    const entry = this.parser.renewalEntry(envelope[RENEWAL_ENTRY]);
-    const copy = this.parser.submittedPack(envelope.cashpack);
+    const envelope = this.parser.envelope(body);
+    const entry = this.parser.renewalEntry(envelope, RENEWAL_ENTRY);
+    const copy = this.parser.submittedPack(envelope);
     // Spec CP 4: the entry renews the cash-pack submitted with it.
     this.checkSamePack(entry, copy, RENEWAL_ENTRY);
     // Spec CP 5 rule 1: the submitted cash-pack carries the Operator's signature.
@@ -205,11 +203,9 @@ export class ReferenceOperator {
    */
   async redeem(body: unknown): Promise<OperatorResponse> {
     // Profile 4: redeem body {cashpack, redemption_request}.
-    // Stryker disable next-line StringLiteral: a label in error messages only (their wording is free: profile 1 fixes the code)
-    const where = 'the redeem body';
-    const envelope = this.parser.envelope(body, where, ['cashpack', REDEMPTION_REQUEST]);
-    const request = this.parser.redemptionRequest(envelope[REDEMPTION_REQUEST]);
-    const copy = this.parser.submittedPack(envelope.cashpack);
+    const envelope = this.parser.envelope(body);
+    const request = this.parser.redemptionRequest(envelope, REDEMPTION_REQUEST);
+    const copy = this.parser.submittedPack(envelope);
     // Spec CP 4: the request redeems the cash-pack submitted with it.
     this.checkSamePack(request, copy, REDEMPTION_REQUEST);
     // Spec CP 5 rule 1: the submitted cash-pack carries the Operator's signature.

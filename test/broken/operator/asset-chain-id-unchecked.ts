@@ -8,12 +8,13 @@ import { startBrokenOperator } from './_start.js';
  * an empty, numeric or null `chain_id` passes (the asset key then matches the fiat asset).
  */
 class ChainBlindParser extends MessageParser {
-  protected override asset(value: unknown, where: string): AssetDescriptor {
+  protected override asset(obj: Record<string, unknown>, key: string): AssetDescriptor {
+    const value = obj[key];
     if (value !== null && typeof value === 'object' && !Array.isArray(value) && 'chain_id' in value) {
       const { chain_id, ...rest } = value as Record<string, unknown>;
-      return { ...super.asset(rest, where), chain_id: chain_id as string }; // the fault: unchecked
+      return { ...super.asset({ [key]: rest }, key), chain_id: chain_id as string }; // the fault: unchecked
     }
-    return super.asset(value, where);
+    return super.asset(obj, key);
   }
 }
 

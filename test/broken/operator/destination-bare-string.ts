@@ -5,9 +5,10 @@ import { startBrokenOperator } from './_start.js';
 
 /** Profile 4 broken: a bare-string destination is read as an account reference. */
 class BareDestinationParser extends MessageParser {
-  protected override destination(value: unknown, where: string): Destination {
+  protected override destination(obj: Record<string, unknown>, key: string): Destination {
+    const value = obj[key];
     if (typeof value === 'string' && value !== '') return { type: 'account', reference: value }; // the fault
-    return super.destination(value, where);
+    return super.destination(obj, key);
   }
 }
 

@@ -4,23 +4,19 @@ import { startBrokenOperator } from './_start.js';
 
 /** Profile 4 broken: a missing signature member is a schema failure (400 INVALID_REQUEST). */
 class SchemaOnlyParser extends MessageParser {
-  protected override signedObject(
-    value: unknown,
-    where: string,
-    required: string[],
-    optional: string[] = [],
-  ) {
+  protected override signedObject(value: unknown, where: string) {
     if (value !== null && typeof value === 'object' && !Array.isArray(value) && !('signature' in value)) {
       throw new OperatorError('INVALID_REQUEST', `missing required "signature" member in ${where}`); // the fault
     }
-    return super.signedObject(value, where, required, optional);
+    return super.signedObject(value, where);
   }
 
-  override submittedPack(value: unknown) {
+  override submittedPack(body: Record<string, unknown>) {
+    const value = body.cashpack;
     if (value !== null && typeof value === 'object' && !Array.isArray(value) && !('signature' in value)) {
       throw new OperatorError('INVALID_REQUEST', 'missing required "signature" member in "cashpack"'); // the fault
     }
-    return super.submittedPack(value);
+    return super.submittedPack(body);
   }
 }
 

@@ -9,19 +9,15 @@ type Obj = Record<string, unknown>;
  * a TypeError: the server answers 500 instead of 400 INVALID_REQUEST.
  */
 class NullUnsafeParser extends MessageParser {
-  protected override signedObject(
-    value: unknown,
-    where: string,
-    required: string[],
-    optional: string[] = [],
-  ): Obj {
+  protected override signedObject(value: unknown, where: string): Obj {
     if (value === null) void ('signature' in (value as unknown as object)); // the fault: throws on null
-    return super.signedObject(value, where, required, optional);
+    return super.signedObject(value, where);
   }
 
-  override submittedPack(value: unknown): Obj & { pack_id: string } {
+  override submittedPack(body: Record<string, unknown>): Obj & { pack_id: string } {
+    const value = body.cashpack;
     if (value === null) void ('signature' in (value as unknown as object)); // the fault: throws on null
-    return super.submittedPack(value);
+    return super.submittedPack(body);
   }
 }
 

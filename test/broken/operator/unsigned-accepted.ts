@@ -11,29 +11,25 @@ import { startBrokenOperator } from './_start.js';
 
 /** Reads a missing signature member as "not signed" instead of refusing the message. */
 class OptionalSignatureParser extends MessageParser {
-  protected override signedObject(
-    value: unknown,
-    where: string,
-    required: string[],
-    optional: string[] = [],
-  ) {
+  protected override signedObject(value: unknown, where: string) {
     const v = value as Record<string, unknown>;
     if (v !== null && typeof v === 'object' && !Array.isArray(v) && !('signature' in v)) {
-      return this.object(value, where, required, [...optional, 'signature']);
+      return this.object(value, where);
     }
-    return super.signedObject(value, where, required, optional);
+    return super.signedObject(value, where);
   }
 
   protected override signature(obj: Record<string, unknown>, where: string): string {
     return 'signature' in obj ? super.signature(obj, where) : '';
   }
 
-  override submittedPack(value: unknown) {
+  override submittedPack(body: Record<string, unknown>) {
+    const value = body.cashpack;
     const v = value as Record<string, unknown>;
     if (v !== null && typeof v === 'object' && !Array.isArray(v) && !('signature' in v)) {
       return { ...v, pack_id: String(v.pack_id) };
     }
-    return super.submittedPack(value);
+    return super.submittedPack(body);
   }
 }
 

@@ -29,9 +29,9 @@ class StateBeforeSignaturesOperator extends ReferenceOperator {
   }
 
   override async renew(body: unknown): Promise<OperatorResponse> {
-    const envelope = this.parser.envelope(body, 'the renew body', ['cashpack', 'renewal_entry']);
-    const entry = this.parser.renewalEntry(envelope.renewal_entry);
-    const copy = this.parser.submittedPack(envelope.cashpack);
+    const envelope = this.parser.envelope(body);
+    const entry = this.parser.renewalEntry(envelope, 'renewal_entry');
+    const copy = this.parser.submittedPack(envelope);
     if (entry.pack_id !== copy.pack_id) {
       throw new OperatorError('INVALID_REQUEST', '"renewal_entry.pack_id" must equal "cashpack.pack_id"');
     }
@@ -46,9 +46,9 @@ class StateBeforeSignaturesOperator extends ReferenceOperator {
   }
 
   override async redeem(body: unknown): Promise<OperatorResponse> {
-    const envelope = this.parser.envelope(body, 'the redeem body', ['cashpack', 'redemption_request']);
-    const request = this.parser.redemptionRequest(envelope.redemption_request);
-    const copy = this.parser.submittedPack(envelope.cashpack);
+    const envelope = this.parser.envelope(body);
+    const request = this.parser.redemptionRequest(envelope, 'redemption_request');
+    const copy = this.parser.submittedPack(envelope);
     if (request.pack_id !== copy.pack_id) {
       throw new OperatorError(
         'INVALID_REQUEST',
