@@ -7,6 +7,7 @@ import { noClock, noClockShortExpiry } from './no-clock.js';
 import { replayNotActiveFirst } from './replay-not-active-first.js';
 import { shortMaxExpiry } from './short-max-expiry.js';
 import { stateBeforeSignatures } from './state-before-signatures.js';
+import { unknownMembersRefused } from './unknown-members-refused.js';
 
 /** Every permitted variant of the operator: each must pass the whole operator suite. */
 export const variants: PermittedVariant[] = [
@@ -19,4 +20,5 @@ export const variants: PermittedVariant[] = [
   expiryOwnForm,
   assetRefusedAsBalance,
   malformedSignature401,
+  unknownMembersRefused,
 ];
