@@ -7,7 +7,7 @@ import { isValidIBAN } from 'ibantools';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { decodeCprUri, readQrPng, tokenFormatFindings } from '../../src/codec/index.js';
 import { createLoopbackPki } from '../../src/loopback/tls.js';
-import { isValidAbaRouting, toChecksumAddress } from '../../src/reference/payee/documents.js';
+import { eip712DomainSeparator, toChecksumAddress } from '../../src/reference/payee/documents.js';
 import { RAIL_HINTS, type RunningPayee, startReferencePayee } from '../../src/reference/payee/index.js';
 import { validateCpr } from '../../src/validator/index.js';
 import {
@@ -17,6 +17,13 @@ import {
   validateTraffic,
 } from '../_support/https.js';
 import { PAYEE_ROUTES } from '../_support/routes.js';
+
+/** The ABA routing-number check (weights 3, 7, 1; the sum is a multiple of 10). */
+function isValidAbaRouting(routing: string): boolean {
+  if (!/^\d{9}$/.test(routing)) return false;
+  const w = [3, 7, 1, 3, 7, 1, 3, 7, 1];
+  return [...routing].reduce((s, x, i) => s + Number(x) * (w[i] ?? 0), 0) % 10 === 0;
+}
 
 let payee: RunningPayee;
 let client: RecordingClient;
@@ -107,7 +114,7 @@ describe('reference payee: generated requests (spec 2, 4.1-4.3; profile 2) [CPR-
     expect((swift.iban as string).slice(0, 2)).toBe('GB');
     const addr = chain.receiver_address as string;
     expect(addr).toMatch(/^0x[0-9a-fA-F]{40}$/);
-    expect(addr).toBe(toChecksumAddress(addr));
+    expect(addr).toBe(toChecksumAddress(addr.slice(2).toLowerCase()));
     expect(addr).not.toBe(addr.toLowerCase());
     expect(chain.value).toEqual({ asset: { type: 'stablecoin', code: 'USDC', chain_id: '1' } });
     expect(chain.contract_address).toBe('0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48');
@@ -127,10 +134,14 @@ describe('reference payee: generated requests (spec 2, 4.1-4.3; profile 2) [CPR-
       '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB',
       '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb',
     ]) {
-      expect(toChecksumAddress(v.toLowerCase())).toBe(v);
+      expect(toChecksumAddress(v.slice(2).toLowerCase())).toBe(v);
     }
     expect(isValidAbaRouting('021000021')).toBe(true);
     expect(isValidAbaRouting('021000022')).toBe(false);
+    // USDC on Ethereum mainnet: its DOMAIN_SEPARATOR() as the contract returns it
+    expect(eip712DomainSeparator('USD Coin', '2', 1n, 'a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48')).toBe(
+      '0x06c37168a7db5138defc7866392bb87a741f9b3d104deb5094588ce041cae335',
+    );
   });
 
   it('keeps amounts beyond 2^53 (up to 2^256 - 1) as exact digit strings', async () => {

@@ -14,7 +14,6 @@ export {
   type CprDocument,
   DocumentBuilder,
   eip712DomainSeparator,
-  isValidAbaRouting,
   type RailFields,
   rfc3339,
   type ValidityWindow,

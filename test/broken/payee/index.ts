@@ -50,6 +50,7 @@ import { unknownTokenConsumed } from './unknown-token-consumed.js';
 import { uppercaseTokens } from './uppercase-tokens.js';
 import { validityCapOffByOne } from './validity-cap-off-by-one.js';
 import { validityIgnored } from './validity-ignored.js';
+import { wrongDomainSeparator } from './wrong-domain-separator.js';
 import { wrongVersion } from './wrong-version.js';
 
 /** Deliberately broken payee implementations, one fault each (see ../types.ts). */
@@ -111,4 +112,6 @@ export const faults: BrokenImplementation[] = [
   // mutation survivors (issue 16): harness options no check asked for
   assetIgnored,
   harnessCoercesMembers,
+  // mutation survivors (issue 16): document members that are well formed but not what was asked
+  wrongDomainSeparator,
 ];
