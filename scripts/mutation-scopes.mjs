@@ -21,7 +21,9 @@ export const SCOPES = [
     name: 'payee',
     mutate: ['src/reference/payee/**/*.ts'],
     prefixes: ['src/reference/payee/'],
-    observers: ['suite:payee'],
+    // the reference's own configuration (options, defaults, listening, the test-clock and
+    // body-limit options, the 500 of a failing component), which the suite cannot see
+    observers: ['suite:payee', 'vitest:test/reference/payee-config'],
   },
   {
     name: 'wallet',

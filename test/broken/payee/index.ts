@@ -31,6 +31,7 @@ import { payerData } from './payer-data.js';
 import { plainHttp } from './plain-http.js';
 import { qrHttpsUrl } from './qr-https-url.js';
 import { qrMixedModes } from './qr-mixed-modes.js';
+import { qrOverflowDropped } from './qr-overflow-dropped.js';
 import { repeatedRequestId } from './repeated-request-id.js';
 import { requestExpiresEarly } from './request-expires-early.js';
 import { requestExpiryGrace } from './request-expiry-grace.js';
@@ -114,4 +115,6 @@ export const faults: BrokenImplementation[] = [
   harnessCoercesMembers,
   // mutation survivors (issue 16): document members that are well formed but not what was asked
   wrongDomainSeparator,
+  // mutation survivors (issue 16): a harness request the payee cannot honour (server.ts)
+  qrOverflowDropped,
 ];
