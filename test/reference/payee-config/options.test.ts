@@ -200,6 +200,14 @@ describe('listening', () => {
     });
   });
 
+  it('closes both listeners', async () => {
+    const payee = await startReferencePayee({ tls: pki.server });
+    await payee.close();
+    await expect(fetch(`${payee.plainHttpUrl}/cpr/abc`)).rejects.toThrow();
+    const after = await client.get(`${payee.baseUrl}/cpr/abc`).catch((e: unknown) => e);
+    expect(after instanceof Error || (after as { error?: string }).error !== undefined).toBe(true);
+  });
+
   it('has no plain-HTTP listener with plainHttp false, and one with plainHttp true', async () => {
     await withPayee({ plainHttp: false }, async (payee) => {
       expect(payee.plainHttpUrl).toBeUndefined();
