@@ -172,6 +172,7 @@ export function createHttpPayee(opts: HttpPayeeOptions, http: HttpClient): Payee
 }
 
 function createPayeeHarness(harnessUrl: string, http: HttpClient): PayeeHarness {
+  const advanceClockRaw = clockPoster(harnessUrl, http);
   const fulfillRaw = async (body: unknown): Promise<HarnessResult<unknown>> =>
     readFulfillment(
       await http.exchange({ method: 'POST', url: joinUrl(harnessUrl, 'fulfillments'), json: body }),
@@ -212,33 +213,37 @@ function createPayeeHarness(harnessUrl: string, http: HttpClient): PayeeHarness 
       }));
       return raceFromBurst(await burstThrough(http, requests), readFulfillment);
     },
-    async advanceClock(seconds: number): Promise<ClockResult> {
-      const res = await http.exchange({
-        method: 'POST',
-        url: joinUrl(harnessUrl, 'clock'),
-        json: { advance_seconds: seconds },
-      });
-      const raw = { headers: res.headers, text: res.text };
-      // Profile 2: the clock is optional; a harness without it has no such endpoint.
-      if (res.status === 404 || res.status === 405 || res.status === 501)
-        return { ok: false, absent: true, error: errorOf(res) };
-      readable(res);
-      if (res.status >= 200 && res.status < 300) {
-        const v = jsonOf(res) as Partial<ClockAnswer> | undefined;
-        if (!v || typeof v.now !== 'string') {
-          return {
-            ok: false,
-            error: {
-              status: res.status,
-              message: 'the clock answer lacks "now"',
-              body: res.json ?? res.text,
-            },
-            ...raw,
-          };
-        }
-        return { ok: true, value: { now: v.now }, status: res.status, ...raw };
-      }
-      return { ok: false, error: errorOf(res), ...raw };
+    advanceClock(seconds: number): Promise<ClockResult> {
+      return advanceClockRaw({ advance_seconds: seconds });
     },
+    advanceClockRaw,
+  };
+}
+
+/** `POST {harness}/clock` with any body (profile 2, optional test clock). */
+function clockPoster(harnessUrl: string, http: HttpClient): (body: unknown) => Promise<ClockResult> {
+  return async (body: unknown): Promise<ClockResult> => {
+    const res = await http.exchange({ method: 'POST', url: joinUrl(harnessUrl, 'clock'), json: body });
+    const raw = { headers: res.headers, text: res.text };
+    // Profile 2: the clock is optional; a harness without it has no such endpoint.
+    if (res.status === 404 || res.status === 405 || res.status === 501)
+      return { ok: false, absent: true, error: errorOf(res) };
+    readable(res);
+    if (res.status >= 200 && res.status < 300) {
+      const v = jsonOf(res) as Partial<ClockAnswer> | undefined;
+      if (!v || typeof v.now !== 'string') {
+        return {
+          ok: false,
+          error: {
+            status: res.status,
+            message: 'the clock answer lacks "now"',
+            body: res.json ?? res.text,
+          },
+          ...raw,
+        };
+      }
+      return { ok: true, value: { now: v.now }, status: res.status, ...raw };
+    }
+    return { ok: false, error: errorOf(res), ...raw };
   };
 }

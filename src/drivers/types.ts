@@ -135,6 +135,8 @@ export interface PayeeHarness {
    * payee's notion of now forward by N seconds for every expiry decision, never back.
    */
   advanceClock?(seconds: number): Promise<ClockResult>;
+  /** Sends a raw clock body (e.g. `null`, or `advance_seconds` of another type): PROFILE checks only. */
+  advanceClockRaw?(body: unknown): Promise<ClockResult>;
 }
 
 /**

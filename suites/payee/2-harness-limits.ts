@@ -83,6 +83,34 @@ function sameMembers(a: unknown, b: Record<string, unknown>): boolean {
   return keys.length === Object.keys(b).length && keys.every((k) => o[k] === b[k]);
 }
 
+/**
+ * Extensions carrying payer, authorization or state data (profile 2, spec 1.2, INV-1): each term
+ * of the profile's floor in another spelling, where it sits in the map.
+ */
+const PAYER_EXTENSIONS: readonly (readonly [string, Record<string, unknown>])[] = [
+  ['"payer"', { 'com.example:checkout': { payer: { name: 'A. Payer' } } }],
+  ['"Payer-Name"', { 'com.example:checkout': { 'Payer-Name': 'A. Payer' } }],
+  ['"debtor_account"', { 'com.example:checkout': { debtor_account: 'DE89370400440532013000' } }],
+  ['"DebtorAgent"', { 'com.example:checkout': { DebtorAgent: 'COBADEFFXXX' } }],
+  ['"authorization"', { 'com.example:checkout': { authorization: 'Bearer x' } }],
+  ['"Signed-Tx"', { 'com.example:checkout': { 'Signed-Tx': '0x00' } }],
+  ['"raw_tx"', { 'com.example:checkout': { raw_tx: '0x00' } }],
+  ['"PERMIT"', { 'com.example:checkout': { PERMIT: '0x00' } }],
+  ['"mandate_id"', { 'com.example:checkout': { mandate_id: 'M-1' } }],
+  ['"MandateReference"', { 'com.example:checkout': { MandateReference: 'M-1' } }],
+  ['"execution_date"', { 'com.example:checkout': { execution_date: '2026-01-01' } }],
+  ['"Execution.Date"', { 'com.example:checkout': { 'Execution.Date': '2026-01-01' } }],
+  ['"state"', { 'com.example:checkout': { state: 'paid' } }],
+  ['"STATUS"', { 'com.example:checkout': { STATUS: 'paid' } }],
+  ['"settlement_date"', { 'com.example:checkout': { settlement_date: '2026-01-01' } }],
+  ['"SettlementAccount"', { 'com.example:checkout': { SettlementAccount: 'x' } }],
+  ['the key "com.example:payer"', { 'com.example:payer': 'A. Payer' }],
+  ['the key "com.example.status"', { 'com.example.status': 'paid' }],
+  ['"com.example/debtor" nested', { 'com.example:checkout': { 'com.example/debtor': 'x' } }],
+  ['"signed_tx" inside an array', { 'com.example:items': [{ sku: 'X-1' }, { signed_tx: '0x00' }] }],
+  ['"status" three levels down', { 'com.example:a': { b: { c: { status: 'paid' } } } }],
+];
+
 /** Judges one answer to a request the payee may not be able to honour (profile 2). */
 function judgeUnserviceable(
   r: HarnessResult<CreatedRequest>,
@@ -173,6 +201,27 @@ describe('profile section 2: harness limits at their boundary, and requests the 
           baseline,
           problems,
         );
+      }
+      // every term of the profile 2 payer vocabulary (a floor), in its spellings (case, separators,
+      // a namespace prefix), at the top of extensions, nested, inside arrays; and windows no
+      // conformant CPR has (created_at < expires_at): on one rail, the reading is the same on all
+      const [first] = rails;
+      if (first !== undefined) {
+        const baseline = await baselineBroken(first);
+        for (const [what, extra] of [
+          ...PAYER_EXTENSIONS.map(
+            ([name, extensions]) => [`extensions carrying ${name}`, { extensions }] as const,
+          ),
+          ['validity_seconds 0', { validity_seconds: 0 }],
+          ['validity_seconds -5', { validity_seconds: -5 }],
+        ] as const) {
+          judgeUnserviceable(
+            await h.createRequest({ ...onRail(first), ...extra, delivery: 'inline' } as PayeeRequestParams),
+            `a ${first} request with ${what}`,
+            baseline,
+            problems,
+          );
+        }
       }
       // a rail the payee does not serve is refused by definition (servedRails); any other rail
       // value is a malformed request (PRF-1-INVALID-REQUEST)

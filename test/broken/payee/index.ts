@@ -1,6 +1,7 @@
 import type { BrokenImplementation } from '../types.js';
 import { amountAsNumber } from './amount-as-number.js';
 import { assetIgnored } from './asset-ignored.js';
+import { clockBodyMisread } from './clock-body-misread.js';
 import { clockLies } from './clock-lies.js';
 import { clockMovesBack } from './clock-moves-back.js';
 import { contentTypeText } from './content-type-text.js';
@@ -12,6 +13,8 @@ import { emitsBom } from './emits-bom.js';
 import { endpointNotEncoded } from './endpoint-not-encoded.js';
 import { errorBodyNoMessage } from './error-body-no-message.js';
 import { errorLeaksCpr } from './error-leaks-cpr.js';
+import { extensionPayerNamesCarried } from './extension-payer-names-carried.js';
+import { extensionUnprefixedKeysCarried } from './extension-unprefixed-keys-carried.js';
 import { fulfillRace } from './fulfill-race.js';
 import { fulfillment202 } from './fulfillment-202.js';
 import { fulfillmentAfterExpiry } from './fulfillment-after-expiry.js';
@@ -19,6 +22,10 @@ import { fulfillmentNumberId404 } from './fulfillment-number-id-404.js';
 import { fulfillmentUnknownDuplicate } from './fulfillment-unknown-duplicate.js';
 import { harness200 } from './harness-200.js';
 import { harnessCoercesMembers } from './harness-coerces-members.js';
+import { harnessCountFloor } from './harness-count-floor.js';
+import { harnessLenientAsset } from './harness-lenient-asset.js';
+import { harnessMalformedErrorAnswers } from './harness-malformed-error-answers.js';
+import { harnessRefusesOptions } from './harness-refuses-options.js';
 import { harnessTextPlain } from './harness-text-plain.js';
 import { inlinePadded } from './inline-padded.js';
 import { inlinePartial } from './inline-partial.js';
@@ -117,4 +124,12 @@ export const faults: BrokenImplementation[] = [
   wrongDomainSeparator,
   // mutation survivors (issue 16): a harness request the payee cannot honour (server.ts)
   qrOverflowDropped,
+  // mutation survivors (issue 16): harness.ts, malformed bodies member by member and options it can honour
+  harnessLenientAsset,
+  harnessMalformedErrorAnswers,
+  clockBodyMisread,
+  extensionPayerNamesCarried,
+  extensionUnprefixedKeysCarried,
+  harnessRefusesOptions,
+  harnessCountFloor,
 ];

@@ -1,0 +1,339 @@
+/**
+ * Payee suite, profile sections 1 and 2: what the payee harness does with bodies it cannot read
+ * and with options it can honour. Every malformed member of `POST {harness}/requests` (assets of
+ * every wrong shape, counts, rails, amounts, extensions) and of `POST {harness}/fulfillments`, and
+ * bodies that are no JSON object, answer 400 INVALID_REQUEST with the profile's error body; what
+ * profile 2 leaves to the payee (members it does not list, `null` for an optional member, a
+ * fractional count, payer-named or unprefixed extension keys) is refused the same way or
+ * honoured. Options the payee can evidently honour (well-formed extensions, the asset it uses
+ * itself, a window or a token lifetime of one second) are honoured as asked.
+ */
+import { randomUUID } from 'node:crypto';
+import { decodeCprUri } from '../../src/codec/index.js';
+import { parseRfc3339 } from '../../src/validator/index.js';
+import {
+  assertThat,
+  type CreatedRequest,
+  check,
+  type HarnessResult,
+  type PayeeRequestParams,
+} from '../_lib/index.js';
+import { CORPUS_AMOUNT, errorBodyProblems, harness, payeeNowMs, servedRails } from './_support/index.js';
+
+/** What an answer said, for messages. */
+function said(r: HarnessResult<unknown>): string {
+  if (r.ok) return `a success (HTTP ${r.status ?? '?'})`;
+  const e = r.error;
+  return [e.status && `HTTP ${e.status}`, e.code ?? 'no code', e.message && JSON.stringify(e.message)]
+    .filter(Boolean)
+    .join(', ');
+}
+
+/** Problems of a refusal that must be 400 INVALID_REQUEST with the profile 1 error body. */
+function refusalProblems(r: HarnessResult<unknown>, what: string): string[] {
+  if (r.ok) return [`${what}: answered ${said(r)}, not 400 INVALID_REQUEST`];
+  const problems: string[] = [];
+  if (r.error.code !== 'INVALID_REQUEST' || (r.error.status ?? 400) !== 400)
+    problems.push(`${what}: answered ${said(r)}, not 400 INVALID_REQUEST`);
+  const body = errorBodyProblems(r.error);
+  if (body.length > 0) problems.push(`${what}: the error body breaks profile 1: ${body.join('; ')}`);
+  return problems;
+}
+
+/** Problems of an answer that may be a refusal (then 400 INVALID_REQUEST with its body) or a success. */
+function refusedWellOrHonoured(r: HarnessResult<unknown>, what: string): string[] {
+  return r.ok ? [] : refusalProblems(r, what);
+}
+
+/** The CPR of an inline answer, or undefined. */
+function inlineCpr(r: HarnessResult<CreatedRequest>): Record<string, unknown> | undefined {
+  if (!r.ok) return undefined;
+  const d = decodeCprUri(r.value.uri);
+  return d.ok && d.value.kind === 'inline' ? d.value.document : undefined;
+}
+
+/** Deep equality of JSON values, member order free. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return (
+      Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]))
+    );
+  }
+  if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null) {
+    const ka = Object.keys(a);
+    const o = b as Record<string, unknown>;
+    return (
+      ka.length === Object.keys(o).length &&
+      ka.every((k) => k in o && sameJson((a as Record<string, unknown>)[k], o[k]))
+    );
+  }
+  return a === b;
+}
+
+/** A create-request body with `delivery: inline` and `extra`. */
+const inline = (extra: Record<string, unknown>) => ({ delivery: 'inline', ...extra });
+
+/**
+ * Create-request bodies no reading of profile 2 can honour: bodies that are no JSON object, and
+ * one member at a time of a type or form no conformant CPR can carry as asked (an asset that is no
+ * AssetDescriptor of spec 2.3, a rail outside spec 2.4, an amount outside profile 1, extensions that
+ * are no object, counts and flags of another JSON type).
+ */
+const MUST_REFUSE: readonly (readonly [string, unknown])[] = [
+  ['a body that is null', null],
+  ['a body that is an array', [inline({})]],
+  ['a body that is a string', 'inline'],
+  ['a body that is a number', 5],
+  ['delivery null', { delivery: null }],
+  ['rail_hint "BITCOIN"', inline({ rail_hint: 'BITCOIN' })],
+  ['rail_hint ""', inline({ rail_hint: '' })],
+  ['amount "0"', inline({ amount: '0' })],
+  ['amount 2^256 (one over the largest)', inline({ amount: (2n ** 256n).toString() })],
+  ['amount a JSON number', inline({ amount: 1999 })],
+  ['memo a number', inline({ memo: 42 })],
+  ['qr "yes"', { delivery: 'reference', qr: 'yes' }],
+  ['token_ttl_seconds a string', { delivery: 'reference', token_ttl_seconds: '60' }],
+  ['validity_seconds true', inline({ validity_seconds: true })],
+  ['extensions a number', inline({ extensions: 5 })],
+  ['extensions true', inline({ extensions: true })],
+  ['extensions a string', inline({ extensions: 'com.example:x' })],
+  ['extensions an array', inline({ extensions: [{ 'com.example:x': 1 }] })],
+  ['asset a number', inline({ asset: 978 })],
+  ['asset true', inline({ asset: true })],
+  ['asset a string', inline({ asset: 'EUR' })],
+  ['asset an array', inline({ asset: [{ type: 'fiat', code: 'EUR' }] })],
+  ['asset {}', inline({ asset: {} })],
+  ['asset without code', inline({ asset: { type: 'fiat' } })],
+  ['asset without type', inline({ asset: { code: 'EUR' } })],
+  ['asset.type a number', inline({ asset: { type: 1, code: 'EUR' } })],
+  ['asset.type "cash"', inline({ asset: { type: 'cash', code: 'EUR' } })],
+  ['asset.type ""', inline({ asset: { type: '', code: 'EUR' } })],
+  ['asset.code a number', inline({ asset: { type: 'fiat', code: 978 } })],
+  ['asset.code null', inline({ asset: { type: 'fiat', code: null } })],
+  ['asset.code ""', inline({ asset: { type: 'fiat', code: '' } })],
+  ['a fiat asset.code "EURO" (no ISO 4217 code)', inline({ asset: { type: 'fiat', code: 'EURO' } })],
+  ['a fiat asset.code "ABC" (no ISO 4217 code)', inline({ asset: { type: 'fiat', code: 'ABC' } })],
+  ['asset.chain_id a number', inline({ asset: { type: 'crypto', code: 'ETH', chain_id: 1 } })],
+  ['asset.chain_id ""', inline({ asset: { type: 'crypto', code: 'ETH', chain_id: '' } })],
+  ['asset.chain_id an object', inline({ asset: { type: 'crypto', code: 'ETH', chain_id: { id: 1 } } })],
+];
+
+/**
+ * Create-request bodies profile 2 lets the payee refuse or honour: a member it does not list,
+ * `null` for an optional member (read as absent or refused), counts it may not serve (0, negative,
+ * fractional), the largest amount, texts and extension keys it cannot carry. A refusal is 400
+ * INVALID_REQUEST with the error body; what an honouring CPR must be is graded by the checks of
+ * `2-harness-limits.ts` and below.
+ */
+const MAY_REFUSE: readonly (readonly [string, unknown])[] = [
+  ['a member profile 2 does not list', inline({ colour: 'blue' })],
+  [
+    'an asset with a member spec 2.3 does not list',
+    inline({ asset: { type: 'fiat', code: 'EUR', note: 'x' } }),
+  ],
+  ['rail_hint null', inline({ rail_hint: null })],
+  ['amount null', inline({ amount: null })],
+  ['asset null', inline({ asset: null })],
+  ['memo null', inline({ memo: null })],
+  ['extensions null', inline({ extensions: null })],
+  ['token_ttl_seconds null', { delivery: 'reference', token_ttl_seconds: null }],
+  ['validity_seconds null', inline({ validity_seconds: null })],
+  ['qr null', { delivery: 'reference', qr: null }],
+  ['a memo of 141 code points', inline({ memo: 'a'.repeat(141) })],
+  ['token_ttl_seconds 0', { delivery: 'reference', token_ttl_seconds: 0 }],
+  ['token_ttl_seconds -5', { delivery: 'reference', token_ttl_seconds: -5 }],
+  ['token_ttl_seconds 1.5', { delivery: 'reference', token_ttl_seconds: 1.5 }],
+  ['validity_seconds 0', inline({ validity_seconds: 0 })],
+  ['validity_seconds -5', inline({ validity_seconds: -5 })],
+  ['validity_seconds 90.5', inline({ validity_seconds: 90.5 })],
+  ['amount 2^256 - 1 (the largest)', inline({ amount: (2n ** 256n - 1n).toString() })],
+  ['an extension key without namespace', inline({ extensions: { note: 'gift' } })],
+  [
+    'an extension member named after payer data',
+    inline({ extensions: { 'com.example:c': { debtor_iban: 'x' } } }),
+  ],
+];
+
+/** Fulfillment bodies with no string request_id (profile 2: 400 INVALID_REQUEST). */
+const MALFORMED_FULFILLMENTS: readonly (readonly [string, unknown])[] = [
+  ['a body that is null', null],
+  ['a body that is an array', [{ request_id: randomUUID() }]],
+  ['a body that is a string', randomUUID()],
+  ['request_id a number', { request_id: 12345 }],
+  ['request_id an object', { request_id: { id: randomUUID() } }],
+];
+
+/**
+ * Extensions any conformant CPR can carry (spec 2.1 "Map of String to any"; spec 9 rule 5
+ * reverse-domain keys, `:` or `.` after two or more DNS labels, of one character or more; values
+ * of every JSON type, nested; no payer vocabulary at any depth).
+ */
+const WELL_FORMED_EXTENSIONS: Readonly<Record<string, unknown>> = {
+  'com.example:order': {
+    ref: 'A-1',
+    lines: [{ sku: 'X-1', qty: 2, tags: ['gift', 'fragile'] }],
+    rush: false,
+  },
+  'org.acme.terminal': 'T-7',
+  'x.io:lane': 3,
+  'my-shop.co.uk:labels': ['a', 'b'],
+  'shop.x:empty': {},
+  'net.example-shop:note': null,
+};
+
+/** Extension keys without a spec 9 rule 5 prefix (a SHOULD): each alone in its request. */
+const UNPREFIXED_KEYS: readonly string[] = ['note', 'order.total', 'x_com.example:note', '-com.example:note'];
+
+describe('profile sections 1 and 2: malformed harness bodies, member by member', () => {
+  check(
+    'malformed-harness-members-answer-400-with-error-body',
+    ['PRF-1-INVALID-REQUEST', 'PRF-1-ERROR-BODY'],
+    'every harness body no reading can honour (not a JSON object; an asset that is no AssetDescriptor in any of its members; a rail, amount, count, flag or extensions of the wrong form; a fulfillment without a string request_id) answers 400 INVALID_REQUEST with {"error": {"code", "message"}}, and every refusal of what the payee may refuse or honour is that same answer',
+    async () => {
+      const h = harness();
+      const problems: string[] = [];
+      for (const [what, body] of MUST_REFUSE) {
+        const r = await h.createRequest(body as PayeeRequestParams);
+        problems.push(...refusalProblems(r, `a harness request with ${what}`));
+      }
+      for (const [what, body] of MAY_REFUSE) {
+        const r = await h.createRequest(body as PayeeRequestParams);
+        problems.push(...refusedWellOrHonoured(r, `a harness request with ${what}`));
+      }
+      if (h.fulfillRaw !== undefined) {
+        for (const [what, body] of MALFORMED_FULFILLMENTS) {
+          problems.push(...refusalProblems(await h.fulfillRaw(body), `a fulfillment with ${what}`));
+        }
+        // a member profile 2 does not list: refused, or read as the request_id alone (never issued)
+        const r = await h.fulfillRaw({ request_id: randomUUID(), note: 'x' });
+        if (r.ok || r.error.code !== 'REQUEST_UNKNOWN')
+          problems.push(...refusalProblems(r, 'a fulfillment of an unknown request_id with another member'));
+      }
+      assertThat(
+        problems.length === 0,
+        `${problems.length} malformed harness bodies were not answered 400 INVALID_REQUEST with the profile's error body: ${problems.slice(0, 5).join(' | ')}`,
+      );
+    },
+  );
+
+  check(
+    'well-formed-extensions-carried-unchanged',
+    ['PRF-2-HARNESS-REQUESTS'],
+    'extensions with reverse-domain keys and values of every JSON type, with no payer vocabulary, are carried unchanged in the CPR (profile 2 extensions?; spec 2.1 extensions "Map of String to any"), on every rail the payee serves',
+    async () => {
+      const h = harness();
+      const problems: string[] = [];
+      for (const rail of await servedRails()) {
+        const amount = CORPUS_AMOUNT[rail];
+        const what = `a ${rail} request with extensions ${JSON.stringify(WELL_FORMED_EXTENSIONS).slice(0, 60)}...`;
+        const r = await h.createRequest({
+          rail_hint: rail,
+          ...(amount === undefined ? {} : { amount }),
+          extensions: { ...WELL_FORMED_EXTENSIONS },
+          delivery: 'inline',
+        } as PayeeRequestParams);
+        const doc = inlineCpr(r);
+        if (doc === undefined) {
+          problems.push(`${what}: ${r.ok ? 'the answer is no inline cpr:// URI' : `refused (${said(r)})`}`);
+          continue;
+        }
+        const got = doc.extensions as Record<string, unknown> | undefined;
+        for (const [k, v] of Object.entries(WELL_FORMED_EXTENSIONS)) {
+          if (typeof got !== 'object' || got === null || !(k in got) || !sameJson(got[k], v))
+            problems.push(
+              `${rail}: extensions["${k}"] is ${JSON.stringify(got?.[k])}, asked ${JSON.stringify(v)}`,
+            );
+        }
+      }
+      assertThat(
+        problems.length === 0,
+        `well-formed extensions are carried as asked; ${problems.length} problem(s): ${problems.slice(0, 4).join(' | ')}`,
+      );
+    },
+  );
+
+  check(
+    'unprefixed-extension-key-refused-or-left-out',
+    ['CPR-9-REVERSE-DOMAIN-PREFIX'],
+    'an extension key without a foundation: or reverse-domain prefix (spec 9 rule 5) is refused with 400 INVALID_REQUEST, or the CPR issued does not carry it',
+    async () => {
+      const h = harness();
+      const problems: string[] = [];
+      for (const key of UNPREFIXED_KEYS) {
+        const r = await h.createRequest(inline({ extensions: { [key]: 'x' } }) as PayeeRequestParams);
+        if (!r.ok) {
+          if (r.error.code !== 'INVALID_REQUEST')
+            problems.push(`the key "${key}": refused with ${said(r)}, not 400 INVALID_REQUEST`);
+          continue;
+        }
+        const ext = inlineCpr(r)?.extensions;
+        if (typeof ext === 'object' && ext !== null && key in ext)
+          problems.push(`the key "${key}" is carried in the CPR's extensions`);
+      }
+      assertThat(
+        problems.length === 0,
+        `extension keys carry a namespace (spec 9 rule 5); ${problems.length} problem(s): ${problems.join(' | ')}`,
+      );
+    },
+  );
+
+  check(
+    'own-asset-asked-explicitly-honoured',
+    ['PRF-2-HARNESS-REQUESTS'],
+    'on every rail the payee serves, a request naming the very asset the payee puts on that rail’s CPRs is honoured with that asset (it cannot be a request the payee cannot honour)',
+    async () => {
+      const h = harness();
+      const problems: string[] = [];
+      for (const rail of await servedRails()) {
+        const amount = CORPUS_AMOUNT[rail];
+        const base = { rail_hint: rail, ...(amount === undefined ? {} : { amount }), delivery: 'inline' };
+        const plain = inlineCpr(await h.createRequest(base as PayeeRequestParams));
+        const asset = (plain?.value as { asset?: unknown } | undefined)?.asset;
+        if (typeof asset !== 'object' || asset === null) continue; // graded by the document checks
+        const what = `a ${rail} request for ${JSON.stringify(asset)}, the asset of its plain requests`;
+        const r = await h.createRequest({ ...base, asset } as PayeeRequestParams);
+        const doc = inlineCpr(r);
+        if (doc === undefined) {
+          problems.push(`${what}: ${r.ok ? 'the answer is no inline cpr:// URI' : `refused (${said(r)})`}`);
+          continue;
+        }
+        const got = (doc.value as { asset?: unknown } | undefined)?.asset;
+        if (!sameJson(got, asset)) problems.push(`${what}: honoured with value.asset ${JSON.stringify(got)}`);
+      }
+      assertThat(
+        problems.length === 0,
+        `the payee honours the asset it uses itself; ${problems.length} problem(s): ${problems.slice(0, 4).join(' | ')}`,
+      );
+    },
+  );
+
+  check(
+    'one-second-validity-and-token-ttl-granted',
+    ['PRF-2-HARNESS-VALIDITY', 'PRF-2-HARNESS-TOKEN-TTL'],
+    'validity_seconds 1 gives expires_at - created_at of 1 s, and token_ttl_seconds 1 a token of at most about 1 s: profile 2 caps both at a maximum and sets no minimum',
+    async () => {
+      const h = harness();
+      const v = await h.createRequest({ delivery: 'inline', validity_seconds: 1 });
+      const doc = inlineCpr(v);
+      assertThat(doc !== undefined, `validity_seconds 1 is honoured with an inline CPR (got ${said(v)})`);
+      const c = typeof doc.created_at === 'string' ? parseRfc3339(doc.created_at) : null;
+      const e = typeof doc.expires_at === 'string' ? parseRfc3339(doc.expires_at) : null;
+      assertThat(c !== null && e !== null, 'created_at and expires_at are RFC 3339 timestamps');
+      assertThat(
+        Math.abs(e.epochMs - c.epochMs - 1000) < 1000,
+        `validity_seconds 1 sets expires_at - created_at to 1 s (got ${(e.epochMs - c.epochMs) / 1000} s)`,
+      );
+      const asked = payeeNowMs();
+      const t = await h.createRequest({ delivery: 'reference', token_ttl_seconds: 1 });
+      assertThat(t.ok, `token_ttl_seconds 1 is honoured (got ${said(t)})`);
+      if (t.value.token_expires_at !== undefined) {
+        const at = Date.parse(t.value.token_expires_at);
+        // the payee's now is known to a second or two (its clock answers, the round trip)
+        assertThat(
+          Number.isFinite(at) && at - asked <= 1000 + 2500,
+          `token_ttl_seconds 1 gives a token of about 1 s (token_expires_at ${t.value.token_expires_at}, ${((at - asked) / 1000).toFixed(1)} s after the request)`,
+        );
+      }
+    },
+  );
+});
