@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { decodeCprUri } from '../../src/codec/index.js';
-import { parseRfc3339 } from '../../src/validator/index.js';
+import { parseRfc3339, validateCpr } from '../../src/validator/index.js';
 import {
   assertThat,
   type CreatedRequest,
@@ -18,7 +18,14 @@ import {
   type HarnessResult,
   type PayeeRequestParams,
 } from '../_lib/index.js';
-import { CORPUS_AMOUNT, errorBodyProblems, harness, payeeNowMs, servedRails } from './_support/index.js';
+import {
+  CORPUS_AMOUNT,
+  errorBodyProblems,
+  harness,
+  maxValiditySeconds,
+  payeeNowMs,
+  servedRails,
+} from './_support/index.js';
 
 /** What an answer said, for messages. */
 function said(r: HarnessResult<unknown>): string {
@@ -303,6 +310,24 @@ describe('profile sections 1 and 2: malformed harness bodies, member by member',
       assertThat(
         problems.length === 0,
         `the payee honours the asset it uses itself; ${problems.length} problem(s): ${problems.slice(0, 4).join(' | ')}`,
+      );
+    },
+  );
+
+  check(
+    'request-naming-only-delivery-answered-conformant-cpr',
+    ['PRF-2-HARNESS-REQUESTS'],
+    'a harness request naming only its delivery (every option absent: the payee picks the rail, the asset, the window) is answered with a conformant CPR',
+    async () => {
+      const r = await harness().createRequest({ delivery: 'inline' });
+      const doc = inlineCpr(r);
+      assertThat(doc !== undefined, `{"delivery": "inline"} is answered with an inline CPR (got ${said(r)})`);
+      const bad = validateCpr(doc, { mode: 'payee', maxValiditySeconds: maxValiditySeconds() })
+        .findings.filter((f) => f.severity === 'error')
+        .map((f) => `[${f.requirement}] ${f.path || '(root)'}: ${f.message}`);
+      assertThat(
+        bad.length === 0,
+        `the CPR of a request without options is conformant: ${bad.slice(0, 3).join('; ')}`,
       );
     },
   );

@@ -1,6 +1,7 @@
 import type { BrokenImplementation } from '../types.js';
 import { amountAsNumber } from './amount-as-number.js';
 import { assetIgnored } from './asset-ignored.js';
+import { bareRequestNoRail } from './bare-request-no-rail.js';
 import { clockBodyMisread } from './clock-body-misread.js';
 import { clockLies } from './clock-lies.js';
 import { clockMovesBack } from './clock-moves-back.js';
@@ -132,4 +133,5 @@ export const faults: BrokenImplementation[] = [
   extensionUnprefixedKeysCarried,
   harnessRefusesOptions,
   harnessCountFloor,
+  bareRequestNoRail,
 ];

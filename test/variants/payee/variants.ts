@@ -93,6 +93,53 @@ class SomeRailsPayee extends ReferencePayee {
   }
 }
 
+/** The members profile 2 lists for each harness body (and for an asset, spec 2.3). */
+const LISTED = {
+  requests: new Set([
+    'rail_hint',
+    'amount',
+    'asset',
+    'memo',
+    'extensions',
+    'token_ttl_seconds',
+    'validity_seconds',
+    'delivery',
+    'qr',
+  ]),
+  asset: new Set(['type', 'code', 'chain_id']),
+  clock: new Set(['advance_seconds']),
+  fulfillments: new Set(['request_id']),
+};
+
+/** `o` without the members not in `listed`, and (`nullAbsent`) without those that are null. */
+function onlyListed(o: unknown, listed: ReadonlySet<string>, nullAbsent = false): unknown {
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) return o;
+  return Object.fromEntries(
+    Object.entries(o).filter(([k, v]) => listed.has(k) && !(nullAbsent && v === null && k !== 'delivery')),
+  );
+}
+
+/**
+ * Reads harness bodies leniently: members profile 2 does not list are ignored (in a create request,
+ * its asset, a clock or a fulfillment body), and `null` for an optional member of a create request
+ * stands for its absence.
+ */
+class LenientHarnessPayee extends ReferencePayee {
+  protected override createRequest(body: unknown, res: ServerResponse): Promise<void> {
+    const b = onlyListed(body, LISTED.requests, true) as Record<string, unknown>;
+    if (b !== body && b.asset !== undefined) b.asset = onlyListed(b.asset, LISTED.asset);
+    return super.createRequest(b, res);
+  }
+
+  protected override advanceClock(body: unknown, res: ServerResponse): Promise<void> {
+    return super.advanceClock(onlyListed(body, LISTED.clock), res);
+  }
+
+  protected override fulfill(body: unknown, res: ServerResponse): Promise<void> {
+    return super.fulfill(onlyListed(body, LISTED.fulfillments), res);
+  }
+}
+
 /** A loopback URL on which nothing listens (a port bound, then released). */
 async function deadPlainUrl(): Promise<string> {
   const server = createServer();
@@ -173,5 +220,14 @@ export const payeeVariants: PermittedVariant[] = [
       'the payee serves five rails and refuses UPI, SWIFT and ON_CHAIN requests with 400 INVALID_REQUEST',
     clause: 'profile 2: "a rail it does not serve ... is answered 400 INVALID_REQUEST"',
     start: ({ workDir }) => startBrokenPayee(workDir, {}, SomeRailsPayee),
+  },
+  {
+    id: 'payee-variant-lenient-harness',
+    target: 'payee',
+    choice:
+      'the harness ignores members profile 2 does not list (in a create request, its asset, a clock or a fulfillment body) and reads null for an optional create-request member as its absence',
+    clause:
+      'profile 2 lists the members of each harness body without closing it, nor says how null is read; profile 2: "answered 400 INVALID_REQUEST, or honoured with a CPR that is itself conformant"',
+    start: ({ workDir }) => startBrokenPayee(workDir, {}, LenientHarnessPayee),
   },
 ];
