@@ -17,18 +17,26 @@ export const HARNESS_REQUEST_ERROR = 'INVALID_REQUEST';
 
 /**
  * True when `input` is a well-formed harness request of profile section 3: an object with a
- * `context` object holding `payer`, `rail` and `authorization`, and exactly one of `cpr` (a JSON
- * object) and `uri` (a string). To such a request `INVALID_REQUEST` is no profile answer: every
+ * `context` object holding `payer`, `rail` and `authorization` (and a `payer_amount`, if any, that
+ * is an amount string of profile section 1), and exactly one of `cpr` (a JSON object) and `uri`
+ * (a string). To such a request `INVALID_REQUEST` is no profile answer: every
  * defect of the CPR it carries is one of the 422 codes.
  */
 export function isWellFormedDeriveRequest(input: unknown): boolean {
   if (!isObject(input)) return false;
   const ctx = input.context;
   if (!isObject(ctx) || !['payer', 'rail', 'authorization'].every((m) => ctx[m] !== undefined)) return false;
+  // a payer_amount that is no amount of profile 1 is an error of the harness request, not of the CPR
+  if (ctx.payer_amount !== undefined && !isAmount(ctx.payer_amount)) return false;
   const hasCpr = input.cpr !== undefined;
   const hasUri = input.uri !== undefined;
   if (hasCpr === hasUri) return false;
   return hasCpr ? isObject(input.cpr) : typeof input.uri === 'string';
+}
+
+/** An amount string of profile section 1: base-10 digits, no leading zero, from 1 to 2^256 - 1. */
+function isAmount(value: unknown): boolean {
+  return typeof value === 'string' && /^[1-9][0-9]*$/.test(value) && BigInt(value) < 2n ** 256n;
 }
 
 /** What {@link readDeriveAnswer} needs to know about the exchange. */
@@ -156,6 +164,19 @@ export function createHttpWallet(harnessUrl: string, http: HttpClient): WalletDr
       return readDeriveAnswer(answer, {
         status: res.status,
         requestWellFormed: isWellFormedDeriveRequest(input),
+        who,
+      });
+    },
+    async deriveText(text: string): Promise<DeriveResult> {
+      const res = await http.exchange({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json' },
+        body: text,
+      });
+      return readDeriveAnswer(checkHttpAnswer(res, who), {
+        status: res.status,
+        requestWellFormed: false,
         who,
       });
     },

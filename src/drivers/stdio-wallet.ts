@@ -162,9 +162,8 @@ export function createStdioWallet(opts: StdioWalletOptions): WalletDriver {
       p.stdin.write(`${request}\n`);
     });
 
-  const derive = async (input: DeriveInput): Promise<DeriveResult> => {
+  const derive = async (request: string, requestWellFormed: boolean): Promise<DeriveResult> => {
     if (closed) throw new DriverTransportError('CPRC_DRIVER', `wallet command "${name}" was already closed`);
-    const request = JSON.stringify(input);
     const started = performance.now();
     let line: string;
     try {
@@ -202,21 +201,33 @@ export function createStdioWallet(opts: StdioWalletOptions): WalletDriver {
     }
     const answer: unknown = parsed.json;
     return readDeriveAnswer(answer, {
-      requestWellFormed: isWellFormedDeriveRequest(input),
+      requestWellFormed,
       who: `wallet command "${name}"`,
     });
+  };
+
+  /** One request at a time on the pipe. */
+  const serialised = (request: string, requestWellFormed: boolean): Promise<DeriveResult> => {
+    const next = queue.then(
+      () => derive(request, requestWellFormed),
+      () => derive(request, requestWellFormed),
+    );
+    queue = next.catch(() => undefined);
+    return next;
   };
 
   return {
     channel: 'stdio',
     derive(input: DeriveInput): Promise<DeriveResult> {
-      // serialise: one request at a time on the pipe
-      const next = queue.then(
-        () => derive(input),
-        () => derive(input),
-      );
-      queue = next.catch(() => undefined);
-      return next;
+      return serialised(JSON.stringify(input), isWellFormedDeriveRequest(input));
+    },
+    deriveText(text: string): Promise<DeriveResult> {
+      if (/[\r\n]/.test(text)) {
+        return Promise.reject(
+          new DriverTransportError('CPRC_DRIVER', 'a stdio harness request is one line: no line break'),
+        );
+      }
+      return serialised(text, false);
     },
     async close(): Promise<void> {
       closed = true;

@@ -197,6 +197,12 @@ export interface WalletDriver {
   readonly channel: WalletChannel;
   /** Runs spec 4.4 derivation. */
   derive(input: DeriveInput): Promise<DeriveResult>;
+  /**
+   * Sends `text` as the harness request as it is (a request that is not JSON, profile section 3:
+   * answered `INVALID_REQUEST`); on stdio `text` is one line, so it holds no line break. A custom
+   * binding may leave it out (the checks that need it are then skipped).
+   */
+  deriveText?(text: string): Promise<DeriveResult>;
   /** Releases resources (e.g. stops a wallet command). */
   close?(): Promise<void>;
 }

@@ -4,10 +4,21 @@
  * with a certificate signed by the suite CA (profile 3); a consumed or unknown token yields no
  * payment (TOKEN_REJECTED in the profile, AMB-36); a retrieved CPR is validated like a direct one.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { encodeInlineUri } from '../../src/codec/uri.js';
-import { assertThat, check, forEachWalletChannel, mockPayee, type WalletDriver } from '../_lib/index.js';
 import {
+  assertThat,
+  check,
+  forEachWalletChannel,
+  type MockPayee,
+  mockPayee,
+  onCheckEnd,
+  type WalletDriver,
+} from '../_lib/index.js';
+import {
+  allCases,
   baseCpr,
   deriveContext,
   expectPayment,
@@ -26,6 +37,87 @@ async function withDisplayName(wallet: WalletDriver, name: string): Promise<Json
   const cpr = await baseCpr(wallet);
   (cpr.payee as JsonObject).display_name = name;
   return cpr;
+}
+
+/** One way the CPR behind a reference URI cannot be obtained, and the codes a refusal may carry. */
+interface Unobtainable {
+  what: string;
+  codes: string[];
+  uri: (wallet: WalletDriver, mock: MockPayee) => Promise<string>;
+}
+
+/** A reference URI whose payee answers `status` with `body` instead of the CPR. */
+function answering(status: number, body: unknown): Unobtainable['uri'] {
+  return async (wallet, mock) => mock.offer(await baseCpr(wallet), { answer: { status, body } }).uri;
+}
+
+/**
+ * Ways the CPR behind a reference URI cannot be obtained (AMB-36: TOKEN_REJECTED), and payloads
+ * that are no CPR (retrieved, then validated like a direct one: INVALID_STRUCTURE; TOKEN_REJECTED
+ * is accepted too, since no CPR was obtained).
+ */
+const UNOBTAINABLE: readonly Unobtainable[] = [
+  {
+    what: 'the payee answers 500 with an error body',
+    codes: ['TOKEN_REJECTED'],
+    uri: answering(500, { error: { code: 'INTERNAL', message: 'the payee failed' } }),
+  },
+  {
+    what: 'the payee answers 503 with a body that is no error body',
+    codes: ['TOKEN_REJECTED'],
+    uri: answering(503, 'down for maintenance'),
+  },
+  {
+    what: 'the payee cannot be reached (nothing listens on its port)',
+    codes: ['TOKEN_REJECTED'],
+    uri: async () => {
+      const server = createServer();
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const token = randomBytes(16).toString('hex');
+      return `cpr://${token}?endpoint=${encodeURIComponent(`https://127.0.0.1:${port}`)}`;
+    },
+  },
+  {
+    what: 'the payee answers 200 with a JSON array holding the CPR',
+    codes: ['INVALID_STRUCTURE', 'TOKEN_REJECTED'],
+    uri: async (wallet, mock) => mock.offer([await baseCpr(wallet)]).uri,
+  },
+  {
+    what: 'the payee answers 200 with a JSON string',
+    codes: ['INVALID_STRUCTURE', 'TOKEN_REJECTED'],
+    uri: async (_wallet, mock) => mock.offer('CPR-1.0').uri,
+  },
+];
+
+/**
+ * A plain-HTTP payee on 127.0.0.1 serving `cpr` to any GET (stopped when the check ends): the
+ * number of requests it received, and the reference URI naming it as the endpoint.
+ */
+async function plainHttpPayee(cpr: JsonObject): Promise<{ uri: string; requests: () => number }> {
+  let requests = 0;
+  const text = JSON.stringify(cpr);
+  const server = createServer((req, res) => {
+    requests += 1;
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+    res.end(text);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onCheckEnd(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  const { port } = server.address() as AddressInfo;
+  const token = randomBytes(16).toString('hex');
+  return {
+    uri: `cpr://${token}?endpoint=${encodeURIComponent(`http://127.0.0.1:${port}`)}`,
+    requests: () => requests,
+  };
 }
 
 describe('CPR-1.0 section 4.3: delivery rules (paying application)', () => {
@@ -156,6 +248,74 @@ describe('CPR-1.0 section 4.3: delivery rules (paying application)', () => {
           await wallet.derive({ uri, context: deriveContext() }),
           ['TOKEN_REJECTED'],
           'the derivation from an unknown token',
+        );
+      },
+    );
+
+    check(
+      'cpr-cannot-be-obtained-yields-no-payment',
+      RESOLVES,
+      'a reference URI whose CPR cannot be obtained (the payee fails or cannot be reached, or serves no CPR object) yields no payment',
+      async () => {
+        const mock = await mockPayee();
+        await allCases(
+          UNOBTAINABLE,
+          (u) => u.what,
+          async (u) => {
+            expectRejection(
+              await wallet.derive({ uri: await u.uri(wallet, mock), context: deriveContext() }),
+              `the derivation from a reference URI when ${u.what}`,
+            );
+          },
+        );
+      },
+    );
+
+    check(
+      'cpr-cannot-be-obtained-refused-422-token-rejected',
+      ['PRF-3-DERIVE-ERROR-CODES'],
+      'a reference URI whose CPR cannot be obtained is refused with 422 TOKEN_REJECTED (a payload that is no CPR object: INVALID_STRUCTURE or TOKEN_REJECTED)',
+      async () => {
+        const mock = await mockPayee();
+        await allCases(
+          UNOBTAINABLE,
+          (u) => u.what,
+          async (u) => {
+            expectRejectionCode(
+              await wallet.derive({ uri: await u.uri(wallet, mock), context: deriveContext() }),
+              u.codes,
+              `the derivation from a reference URI when ${u.what}`,
+            );
+          },
+        );
+      },
+    );
+
+    check(
+      'token-never-sent-over-plain-http',
+      ['CPR-5-TLS-ONLY'],
+      'a reference URI whose endpoint is plain http is refused without sending the token there (a token travels only over TLS)',
+      async () => {
+        const payee = await plainHttpPayee(await baseCpr(wallet));
+        const r = await wallet.derive({ uri: payee.uri, context: deriveContext() });
+        assertThat(
+          payee.requests() === 0,
+          `the wallet sent the token to a plain-http endpoint (${payee.requests()} request(s)); a cpr token travels only over TLS (spec 5 rule 4)`,
+        );
+        expectRejection(r, 'the derivation from a reference URI whose endpoint is plain http');
+      },
+    );
+
+    check(
+      'plain-http-endpoint-refused-422-token-rejected',
+      ['PRF-3-DERIVE-ERROR-CODES'],
+      'a reference URI whose endpoint is plain http is refused with 422 TOKEN_REJECTED',
+      async () => {
+        const payee = await plainHttpPayee(await baseCpr(wallet));
+        expectRejectionCode(
+          await wallet.derive({ uri: payee.uri, context: deriveContext() }),
+          ['TOKEN_REJECTED'],
+          'the derivation from a reference URI whose endpoint is plain http',
         );
       },
     );

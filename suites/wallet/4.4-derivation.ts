@@ -12,7 +12,14 @@ import { amountArbitrary, CPR_RAILS } from '../../src/testing/arbitraries.js';
 import { CPR_MUTATIONS, type CprMutation } from '../../src/testing/mutations.js';
 import { appliedSubInterface } from '../../src/validator/subinterface.js';
 import { validateMessage } from '../../src/validator/validate-message.js';
-import { check, type DeriveInput, forEachWalletChannel, propertyOptions, skip } from '../_lib/index.js';
+import {
+  check,
+  type DeriveInput,
+  type DeriveResult,
+  forEachWalletChannel,
+  propertyOptions,
+  skip,
+} from '../_lib/index.js';
 import {
   allCases,
   baseCpr,
@@ -210,6 +217,11 @@ function wrongShapes(base: JsonObject): { what: string; cpr: JsonObject }[] {
     );
   }
   return cases.map(([what, path, value]) => ({ what, cpr: withPath(base, path, value) }));
+}
+
+/** A harness request body sent as it is: text that is not JSON. */
+class NotJson {
+  constructor(readonly text: string) {}
 }
 
 /** The fields that complete each other sub-interface (valid values), added to a request to make it complete two. */
@@ -489,7 +501,7 @@ describe('CPR-1.0 section 4.4: derivation operation', () => {
     check(
       'harness-request-error-invalid-request-400',
       ['PRF-3-HARNESS-REQUEST-ERROR'],
-      'an error in the harness request itself is INVALID_REQUEST (HTTP 400; the same code on stdio)',
+      'an error in the harness request itself (a body that is not JSON or not an object, a context or a cpr/uri of the wrong shape) is INVALID_REQUEST (HTTP 400; the same code on stdio)',
       async () => {
         const cpr = await baseCpr(wallet);
         const ctx = deriveContext();
@@ -509,12 +521,27 @@ describe('CPR-1.0 section 4.4: derivation operation', () => {
           ['a cpr that is a number', { cpr: 42, context: ctx }],
           ['a uri that is a number', { uri: 42, context: ctx }],
           ['a uri that is an object', { uri: { href: encodeInlineUri(cpr) }, context: ctx }],
+          ['a body that is JSON null', null],
+          ['a body that is an array', [{ cpr, context: ctx }]],
+          ['a body that is a string', JSON.stringify({ cpr, context: ctx })],
+          ['a body that is a number', 42],
         ];
+        // bodies that are not JSON at all (one line each: the stdio form reads one request per line)
+        const notJson: [string, string][] = [
+          ['a body that is not JSON (truncated)', JSON.stringify({ cpr, context: ctx }).slice(0, 40)],
+          ['a body that is not JSON (single quotes)', "{'cpr': {}, 'context': {}}"],
+          ['a body that is not JSON (a form)', 'cpr=1&context=2'],
+        ];
+        const send = (body: unknown): Promise<DeriveResult> =>
+          body instanceof NotJson
+            ? (wallet.deriveText?.(body.text) ??
+              skip('the driver cannot send a body that is not JSON (custom binding)'))
+            : wallet.derive(body as DeriveInput);
         await allCases(
-          cases,
+          [...cases, ...notJson.map(([what, text]): [string, unknown] => [what, new NotJson(text)])],
           ([what]) => what,
           async ([what, body]) => {
-            const r = await wallet.derive(body as DeriveInput);
+            const r = await send(body);
             if (r.ok) fail(`the wallet derived a payment from a harness request with ${what}`);
             if (r.error.code === undefined && r.error.body === undefined)
               skip('the driver reports no error code (custom binding); PROFILE check not applicable');

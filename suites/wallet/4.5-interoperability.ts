@@ -10,12 +10,14 @@ import { amountArbitrary, CPR_RAILS } from '../../src/testing/arbitraries.js';
 import {
   assertThat,
   check,
+  type DeriveInput,
   type DeriveResult,
   forEachWalletChannel,
   skip,
   type WalletDriver,
 } from '../_lib/index.js';
 import {
+  allCases,
   baseCpr,
   cprOfRail,
   cprOfSubInterface,
@@ -239,6 +241,43 @@ describe('CPR-1.0 section 4.5: interoperability behaviors', () => {
           await wallet.derive({ cpr, context: deriveContext() }),
           ['AMOUNT_REQUIRED'],
           'an open-amount request without context.payer_amount',
+        );
+      },
+    );
+
+    check(
+      'open-amount-malformed-payer-amount-never-paid',
+      ['PRF-1-AMOUNT-FORMAT'],
+      'amount omitted: a payer_amount that no reading makes an amount of profile 1 (negative, zero, a fraction, empty, not digits, beyond 2^256 - 1, a JSON number that is not a safe integer, not a string or number) is never paid',
+      async () => {
+        const malformed: unknown[] = [
+          '-5',
+          '0',
+          '1.5',
+          '',
+          'ten',
+          (2n ** 256n).toString(),
+          1.5,
+          2 ** 60,
+          -5,
+          true,
+          { amount: '100' },
+        ];
+        await allCases(
+          malformed,
+          (v) => `payer_amount ${short(v)}`,
+          async (v) => {
+            const cpr = await openAmountCpr(wallet);
+            const context = { ...deriveContext(), payer_amount: v };
+            const r = await wallet.derive({ cpr, context } as DeriveInput);
+            // any refusal will do: INVALID_REQUEST (an error of the harness request) or a 422 code
+            if (r.ok) {
+              const amount = member(member(r.payment, 'value'), 'amount');
+              fail(
+                `an open-amount request with payer_amount ${short(v)} was paid (payment.value.amount ${short(amount)}); an amount is base-10 digits from 1 to 2^256 - 1`,
+              );
+            }
+          },
         );
       },
     );

@@ -27,6 +27,22 @@ function thisSecond(): string {
   return new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
+/**
+ * The current second, read in its first 200 ms (waiting up to a second for the next one): the
+ * request then reaches the wallet within that second, so a wallet whose clock reads whole seconds
+ * sees expires_at equal to its now, and one that pays a request at exactly expires_at is caught.
+ */
+async function thisSecondFromItsStart(): Promise<string> {
+  const into = Date.now() % 1000;
+  if (into >= 200) await new Promise((resolve) => setTimeout(resolve, 1000 - into));
+  return thisSecond();
+}
+
+/** `cpr` with expires_at the current second (read at its start). */
+async function expiringNow(cpr: JsonObject): Promise<JsonObject> {
+  return { ...cpr, expires_at: await thisSecondFromItsStart() };
+}
+
 describe('CPR-1.0 section 7: errors (expired requests)', () => {
   forEachWalletChannel((wallet) => {
     check(
@@ -88,7 +104,7 @@ describe('CPR-1.0 section 7: errors (expired requests)', () => {
       EXPIRED_IDS,
       'a request whose expires_at is exactly now (this very second) is rejected: it is no longer in the future',
       async () => {
-        const cpr = await baseCpr(wallet, { created_at: isoFromNow(-HOUR), expires_at: thisSecond() });
+        const cpr = await expiringNow(await baseCpr(wallet, { created_at: isoFromNow(-HOUR) }));
         expectRejection(
           await wallet.derive({ cpr, context: deriveContext() }),
           `a request expiring at ${String(cpr.expires_at)} (now)`,
@@ -114,12 +130,13 @@ describe('CPR-1.0 section 7: errors (expired requests)', () => {
       ['PRF-3-DERIVE-ERROR-CODES'],
       'a request expiring now or a second ago is refused with 422 EXPIRED',
       async () => {
-        for (const expiresAt of [thisSecond(), isoFromNow(-1000)]) {
-          const cpr = await baseCpr(wallet, { created_at: isoFromNow(-HOUR), expires_at: expiresAt });
+        for (const ago of [0, 1000]) {
+          const base = await baseCpr(wallet, { created_at: isoFromNow(-HOUR) });
+          const cpr = ago === 0 ? await expiringNow(base) : { ...base, expires_at: isoFromNow(-ago) };
           expectRejectionCode(
             await wallet.derive({ cpr, context: deriveContext() }),
             ['EXPIRED'],
-            `a request expiring at ${expiresAt}`,
+            `a request expiring at ${String(cpr.expires_at)}`,
           );
         }
       },

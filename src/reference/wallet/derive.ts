@@ -138,10 +138,12 @@ function checkInput(input: unknown): CheckedInput {
         : 'the derive request carries neither "cpr" nor "uri"; send exactly one of them',
     );
   }
-  if (hasUri && (typeof input.uri !== 'string' || input.uri === '')) {
+  // Profile 3: only a uri that is not a string is an error of the harness request; an empty or
+  // undecodable string is a defect of the URI (a 422 code, below).
+  if (hasUri && typeof input.uri !== 'string') {
     throw new DerivationFailure(
       'INVALID_REQUEST',
-      `"uri" must be a cpr:// uri string, not ${input.uri === '' ? 'an empty string' : describeType(input.uri)}`,
+      `"uri" must be a cpr:// uri string, not ${describeType(input.uri)}`,
     );
   }
   if (hasCpr && !isObject(input.cpr)) {
@@ -206,12 +208,7 @@ async function resolveUri(uri: string, fetchCpr: CprFetcher | undefined): Promis
   }
   const value = decoded.value;
   if (value.kind === 'inline') return value.document;
-  if (!/^https:\/\//i.test(value.retrievalUrl)) {
-    throw new DerivationFailure(
-      'TOKEN_REJECTED',
-      'the retrieval url is not https; a cpr token is only sent over tls (spec 5 rule 4)',
-    );
-  }
+  // The retrieval url is the endpoint's (profile 2), found https above.
   if (!fetchCpr) {
     throw new DerivationFailure(
       'TOKEN_REJECTED',

@@ -57,6 +57,11 @@ export interface WalletFault {
    * profile's; `'exit'`: the process dies without answering).
    */
   stdioLine?: (result: DerivationResult) => string | 'exit' | undefined;
+  /**
+   * The answers to a harness request that is not JSON, instead of the profile's 400
+   * `INVALID_REQUEST` (undefined: the profile's): the HTTP answer and the stdout line.
+   */
+  notJson?: { http: RawHttpAnswer; stdioLine: string };
 }
 
 /** An HTTP answer written as is (status, headers, body bytes). */
@@ -79,6 +84,7 @@ async function startRawHarness(
   core: WalletCore,
   tls: { certPem: string; keyPem: string },
   httpAnswer: (result: DerivationResult) => RawHttpAnswer | undefined,
+  notJson: RawHttpAnswer | undefined,
 ): Promise<{ harnessUrl: string; close(): Promise<void> }> {
   const server = createServer({ cert: tls.certPem, key: tls.keyPem }, (req, res) => {
     const chunks: Buffer[] = [];
@@ -93,7 +99,9 @@ async function startRawHarness(
           body = undefined;
         }
         if (body === undefined) {
-          answer = jsonAnswer(400, { error: { code: 'INVALID_REQUEST', message: 'the body is not json' } });
+          answer =
+            notJson ??
+            jsonAnswer(400, { error: { code: 'INVALID_REQUEST', message: 'the body is not json' } });
         } else {
           const result = await core.derive(body);
           const profile = harnessAnswer(result);
@@ -214,9 +222,10 @@ export async function startBrokenWallet(
   await writeSecret(caKeyFile, ca.keyPem);
   const supportedRails = [...(fault.supportedRails ?? DEFAULT_SUPPORTED_RAILS)];
   const core = fault.core({ trustedCaPems: [ca.certPem], supportedRails });
-  const wallet = fault.httpAnswer
-    ? await startRawHarness(core, server, fault.httpAnswer)
-    : await startWalletHarness(core, { tls: server });
+  const wallet =
+    fault.httpAnswer || fault.notJson
+      ? await startRawHarness(core, server, fault.httpAnswer ?? (() => undefined), fault.notJson?.http)
+      : await startWalletHarness(core, { tls: server });
   return {
     config: {
       tls: { ca_file: caFile, suite_ca_cert_file: caFile, suite_ca_key_file: caKeyFile },

@@ -6,6 +6,13 @@ import { chokesOnExtensions } from './chokes-on-extensions.js';
 import { conditionsWrong } from './conditions-wrong.js';
 import { contextRailReplaced } from './context-rail-replaced.js';
 import type { WalletFault } from './harness.js';
+import {
+  harnessBodyUnchecked,
+  payerAmountUnchecked,
+  paysAtExpiryInstant,
+  retrievesOverHttp,
+  unreachablePayeeAsStructure,
+} from './mutation-faults.js';
 import { noReferenceUris } from './no-reference-uris.js';
 import { openAmountIgnored } from './open-amount-ignored.js';
 import { ownAuthorization } from './own-authorization.js';
@@ -50,6 +57,11 @@ const all = [
   stateFromExtensions,
   ...profileFaults,
   ...wireGarbage,
+  harnessBodyUnchecked,
+  payerAmountUnchecked,
+  unreachablePayeeAsStructure,
+  retrievesOverHttp,
+  paysAtExpiryInstant,
 ];
 
 /** Deliberately broken wallet implementations, one fault each (see ../types.ts). */

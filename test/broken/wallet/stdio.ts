@@ -27,8 +27,8 @@ async function main(): Promise<void> {
     trustedCaPems: [readFileSync(values.ca, 'utf8')],
     supportedRails: parseRailList(values['supported-rails'] ?? ''),
   });
-  const { stdioLine } = fault;
-  if (!stdioLine) {
+  const { stdioLine, notJson } = fault;
+  if (!stdioLine && !notJson) {
     await serveWalletStdio(core, process.stdin, process.stdout);
     return;
   }
@@ -45,12 +45,12 @@ async function main(): Promise<void> {
       body = JSON.parse(line);
     } catch {
       process.stdout.write(
-        `${JSON.stringify({ error: { code: 'INVALID_REQUEST', message: 'the line is not json' } })}\n`,
+        `${notJson?.stdioLine ?? JSON.stringify({ error: { code: 'INVALID_REQUEST', message: 'the line is not json' } })}\n`,
       );
       continue;
     }
     const result = await core.derive(body);
-    const custom = stdioLine(result);
+    const custom = stdioLine?.(result);
     if (custom === 'exit') process.exit(1);
     process.stdout.write(`${custom ?? JSON.stringify(stdioAnswer(result))}\n`);
   }

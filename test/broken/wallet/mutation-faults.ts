@@ -1,0 +1,150 @@
+/**
+ * Broken wallets reproducing the survivor classes of the mutation run of the reference wallet
+ * (issue 16, docs/mutation.md): each is the reference core with one step replaced.
+ */
+import { get as httpGet } from 'node:http';
+import { createWalletCore, type WalletCore } from '../../../src/reference/wallet/index.js';
+import { bodyOf, brokenWallet, editPayments, jsonAnswer, refusal, refuseFirst } from './harness.js';
+
+const UNREADABLE = { error: { code: 'INVALID_STRUCTURE', message: 'the cpr could not be read' } };
+
+/**
+ * `checkInput`'s object test removed: a harness request that is not JSON, or JSON that is not an
+ * object, is answered as a defect of the CPR (422 INVALID_STRUCTURE).
+ */
+export const harnessBodyUnchecked = brokenWallet({
+  id: 'wallet-harness-body-unchecked',
+  fault:
+    'a harness request that is not JSON, or JSON that is not an object, is answered 422 INVALID_STRUCTURE instead of 400 INVALID_REQUEST',
+  expected: ['PRF-3-HARNESS-REQUEST-ERROR'],
+  core: (options) =>
+    refuseFirst(createWalletCore(options), (body) =>
+      bodyOf(body) === undefined ? refusal('INVALID_STRUCTURE', UNREADABLE.error.message) : undefined,
+    ),
+  notJson: { http: jsonAnswer(422, UNREADABLE), stdioLine: JSON.stringify(UNREADABLE) },
+});
+
+/**
+ * `isAmountString` made `true`: `context.payer_amount` is never checked, so an open-amount request
+ * is paid with whatever the harness request carried ("-5", "0", "1.5", 1e21...).
+ */
+export const payerAmountUnchecked = brokenWallet({
+  id: 'wallet-payer-amount-unchecked',
+  fault:
+    'context.payer_amount is taken as it is: an open-amount request is paid with "-5", "0", "1.5" or a JSON number',
+  expected: ['PRF-1-AMOUNT-FORMAT'],
+  core: (options) => {
+    const core = createWalletCore(options);
+    const given = (body: unknown): unknown => bodyOf(body)?.context?.payer_amount;
+    const valid = (v: unknown): boolean => typeof v === 'string' && /^[1-9][0-9]{0,76}$/.test(v);
+    const paying: WalletCore = {
+      derive(body) {
+        const amount = given(body);
+        if (amount === undefined || valid(amount)) return core.derive(body);
+        const b = bodyOf(body);
+        // derive with a placeholder amount; the Payment then carries the one given
+        return core.derive({ ...b, context: { ...b?.context, payer_amount: '1' } });
+      },
+      close: () => core.close(),
+    };
+    return editPayments(paying, (payment, body) => {
+      const amount = given(body);
+      if (amount !== undefined && !valid(amount) && payment.value.amount === '1') {
+        payment.value.amount = String(amount);
+      }
+      return payment;
+    });
+  },
+});
+
+/**
+ * The fetcher's catch of a failed connection removed: a payee that cannot be reached ends the
+ * derivation on an unexpected error, answered 422 INVALID_STRUCTURE instead of TOKEN_REJECTED.
+ */
+export const unreachablePayeeAsStructure = brokenWallet({
+  id: 'wallet-unreachable-payee-as-structure',
+  fault:
+    'a reference URI whose payee cannot be reached is refused with INVALID_STRUCTURE instead of TOKEN_REJECTED',
+  expected: ['PRF-3-DERIVE-ERROR-CODES'],
+  core: (options) => {
+    const core = createWalletCore(options);
+    return {
+      async derive(body) {
+        const result = await core.derive(body);
+        return !result.ok && /^could not retrieve/.test(result.error.message)
+          ? refusal(
+              'INVALID_STRUCTURE',
+              `the derivation stopped on an unexpected error: ${result.error.message}`,
+            )
+          : result;
+      },
+      close: () => core.close(),
+    };
+  },
+});
+
+/** GETs `url` over plain HTTP and parses the body (the fault of {@link retrievesOverHttp}). */
+function plainGet(url: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    httpGet(url, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        try {
+          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+        } catch (err) {
+          reject(err);
+        }
+      });
+    }).on('error', reject);
+  });
+}
+
+/**
+ * The https test of the endpoint removed: the token of a reference URI whose endpoint is plain
+ * http is sent in clear, and the CPR served there is paid.
+ */
+export const retrievesOverHttp = brokenWallet({
+  id: 'wallet-retrieves-over-http',
+  fault:
+    'a reference URI whose endpoint is plain http is retrieved over http (the token sent in clear) and paid',
+  expected: ['CPR-5-TLS-ONLY', 'PRF-3-DERIVE-ERROR-CODES'],
+  core: (options) => {
+    const core = createWalletCore(options);
+    return {
+      async derive(body) {
+        const b = bodyOf(body);
+        const m =
+          typeof b?.uri === 'string' ? /^cpr:\/\/([a-z0-9]+)\?endpoint=(http%3A[^&]*)$/i.exec(b.uri) : null;
+        if (!m) return core.derive(body);
+        let cpr: unknown;
+        try {
+          cpr = await plainGet(`${decodeURIComponent(m[2] ?? '')}/cpr/${m[1] ?? ''}`);
+        } catch (err) {
+          return refusal('TOKEN_REJECTED', `retrieving the cpr failed: ${String(err)}`);
+        }
+        return core.derive({ cpr, context: b?.context });
+      },
+      close: () => core.close(),
+    };
+  },
+});
+
+/**
+ * Step 1's `expires_at <= now` made `<` (a request expiring at exactly now is paid), seen through
+ * a clock that reads whole seconds: the wallet's now is the start of the current second less 1 ms,
+ * so a request whose expires_at is this very second is still paid, one a second old is not.
+ */
+export const paysAtExpiryInstant = brokenWallet({
+  id: 'wallet-pays-at-expiry-instant',
+  fault:
+    'a request whose expires_at is exactly now (to the second) is paid: the expiry test is expires_at < now on a whole-second clock',
+  expected: [
+    'CPR-7-EXPIRED-REJECTED',
+    'CPR-INV-2-EXPIRY-ENFORCEMENT',
+    'CPR-INV-7-REJECTS-EXPIRED',
+    'PRF-3-DERIVE-ERROR-CODES',
+  ],
+  core: (options) =>
+    createWalletCore({ ...options, clock: () => new Date(Math.floor(Date.now() / 1000) * 1000 - 1) }),
+});
