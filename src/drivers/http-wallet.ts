@@ -19,7 +19,7 @@ export const HARNESS_REQUEST_ERROR = 'INVALID_REQUEST';
  * True when `input` is a well-formed harness request of profile section 3: an object with a
  * `context` object holding `payer`, `rail` and `authorization` (and a `payer_amount`, if any, that
  * is an amount string of profile section 1), and exactly one of `cpr` (a JSON object) and `uri`
- * (a string). To such a request `INVALID_REQUEST` is no profile answer: every
+ * (a non-empty string; the harness schema's reading). To such a request `INVALID_REQUEST` is no profile answer: every
  * defect of the CPR it carries is one of the 422 codes.
  */
 export function isWellFormedDeriveRequest(input: unknown): boolean {
@@ -31,7 +31,7 @@ export function isWellFormedDeriveRequest(input: unknown): boolean {
   const hasCpr = input.cpr !== undefined;
   const hasUri = input.uri !== undefined;
   if (hasCpr === hasUri) return false;
-  return hasCpr ? isObject(input.cpr) : typeof input.uri === 'string';
+  return hasCpr ? isObject(input.cpr) : typeof input.uri === 'string' && input.uri !== '';
 }
 
 /** An amount string of profile section 1: base-10 digits, no leading zero, from 1 to 2^256 - 1. */

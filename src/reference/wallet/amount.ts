@@ -13,31 +13,23 @@ export function isAmountString(value: unknown): value is string {
 }
 
 /** The outcome of {@link normalizeAmount}. */
-export type NormalizedAmount =
-  | { ok: true; amount: string; fromNumber: boolean }
-  | { ok: false; reason: string };
+export type NormalizedAmount = { ok: true; amount: string } | { ok: false; reason: string };
 
 /**
- * Turns a wire amount into its digit string (profile section 1): a valid amount string is
- * returned unchanged; a JSON number that is a positive safe integer becomes its digit string
- * (`fromNumber: true`, a PROFILE warning for the caller to note); any other value is refused
- * with a lower-case reason (a larger or fractional number may already have lost precision).
+ * Turns a wire amount into its digit string (profile section 1): a string is returned unchanged
+ * (the validator then judges its format); a JSON number that is a positive safe integer becomes its
+ * digit string (a PROFILE warning for the caller to note); any other value is refused with a
+ * lower-case reason (a larger or fractional number may already have lost precision).
  *
  * @example
  * ```ts
- * normalizeAmount('1500');  // { ok: true, amount: '1500', fromNumber: false }
- * normalizeAmount(1500);    // { ok: true, amount: '1500', fromNumber: true }
+ * normalizeAmount('1500');  // { ok: true, amount: '1500' }
+ * normalizeAmount(1500);    // { ok: true, amount: '1500' }
  * normalizeAmount(2 ** 60); // { ok: false, reason: '... not a safe integer ...' }
  * ```
  */
 export function normalizeAmount(value: unknown): NormalizedAmount {
-  if (typeof value === 'string') {
-    if (isAmountString(value)) return { ok: true, amount: value, fromNumber: false };
-    return {
-      ok: false,
-      reason: `"${truncate(value)}" is not an amount: use base-10 digits in the smallest unit, no sign, leading zero, fraction or space, from 1 to 2^256 - 1`,
-    };
-  }
+  if (typeof value === 'string') return { ok: true, amount: value };
   if (typeof value === 'number') {
     if (!Number.isSafeInteger(value)) {
       return {
@@ -46,7 +38,7 @@ export function normalizeAmount(value: unknown): NormalizedAmount {
       };
     }
     if (value < 1) return { ok: false, reason: `the amount ${String(value)} is below 1` };
-    return { ok: true, amount: value.toFixed(0), fromNumber: true };
+    return { ok: true, amount: value.toFixed(0) };
   }
   return { ok: false, reason: `the amount must be a string of digits, not ${describeType(value)}` };
 }
@@ -57,8 +49,4 @@ export function describeType(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
   return `a ${typeof value}`;
-}
-
-function truncate(text: string): string {
-  return text.length > 40 ? `${text.slice(0, 40)}...` : text;
 }

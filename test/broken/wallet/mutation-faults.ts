@@ -71,7 +71,7 @@ export const unreachablePayeeAsStructure = brokenWallet({
     return {
       async derive(body) {
         const result = await core.derive(body);
-        return !result.ok && /^could not retrieve/.test(result.error.message)
+        return !result.ok && /^retrieving the cpr failed/.test(result.error.message)
           ? refusal(
               'INVALID_STRUCTURE',
               `the derivation stopped on an unexpected error: ${result.error.message}`,
