@@ -10,32 +10,15 @@ import {
   advanceClock,
   CLOCK_SLACK_SECONDS,
   clockVerdict,
-  errorBodyProblems,
   harness,
+  MALFORMED_CLOCK_BODIES,
   payeeNowMs,
 } from './_support/index.js';
-
-/** Clock bodies no reading of profile 2 can honour: 400 INVALID_REQUEST with the error body. */
-const MALFORMED_CLOCK_BODIES: readonly (readonly [string, unknown])[] = [
-  ['a body that is null', null],
-  ['a body that is an array', [{ advance_seconds: 1 }]],
-  ['a body that is a number', 5],
-  ['no advance_seconds', {}],
-  ['advance_seconds a numeric string', { advance_seconds: '5' }],
-  ['advance_seconds null', { advance_seconds: null }],
-  ['advance_seconds true', { advance_seconds: true }],
-  ['advance_seconds an array', { advance_seconds: [5] }],
-  ['advance_seconds an object', { advance_seconds: { seconds: 5 } }],
-  // no RFC 3339 instant lies that far ahead (years end at 9999)
-  ['advance_seconds 2^53', { advance_seconds: 2 ** 53 }],
-  ['advance_seconds 1e300', { advance_seconds: 1e300 }],
-];
 
 /** Clock bodies the payee may refuse (then 400 INVALID_REQUEST with the error body) or honour. */
 const MAY_REFUSE_CLOCK_BODIES: readonly (readonly [string, unknown])[] = [
   ['a fractional advance_seconds', { advance_seconds: 1.5 }],
   ['a member profile 2 does not list', { advance_seconds: 0, note: 'x' }],
-  ['a negative advance_seconds', { advance_seconds: -60 }],
 ];
 
 /** What a clock answer said, for messages. */
@@ -103,8 +86,8 @@ describe('profile section 2: the optional test clock of the payee harness', () =
 
   check(
     'test-clock-body-validated',
-    ['PRF-2-HARNESS-CLOCK', 'PRF-1-INVALID-REQUEST', 'PRF-1-ERROR-BODY'],
-    'the test clock takes {"advance_seconds": N} for every integer N >= 0 (0 included: 200 {now}, never earlier); a body that is no JSON object, or whose advance_seconds is missing, of another JSON type or too large for any RFC 3339 instant, answers 400 INVALID_REQUEST with the error body; a fractional or negative N, or a member profile 2 does not list, is refused the same way or honoured without moving now back',
+    ['PRF-2-HARNESS-CLOCK', 'PRF-1-INVALID-REQUEST'],
+    'the test clock takes {"advance_seconds": N} for every integer N >= 0 (0 included: 200 {now}, never earlier); a body that is no JSON object, or whose advance_seconds is missing, of another JSON type or too large for any RFC 3339 instant, answers 400 INVALID_REQUEST; a fractional N or a member profile 2 does not list is refused the same way or honoured without moving now back (the error bodies are graded with every harness refusal)',
     async () => {
       const h = harness();
       const verdict = await clockVerdict();
@@ -117,10 +100,6 @@ describe('profile section 2: the optional test clock of the payee harness', () =
         const r = await raw(body);
         if (r.ok || r.error.code !== 'INVALID_REQUEST' || (r.error.status ?? 400) !== 400)
           problems.push(`a clock body with ${what}: answered ${said(r)}, not 400 INVALID_REQUEST`);
-        else if (errorBodyProblems(r.error).length > 0)
-          problems.push(
-            `a clock body with ${what}: the error body breaks profile 1: ${errorBodyProblems(r.error).join('; ')}`,
-          );
       }
       for (const [what, body] of MAY_REFUSE_CLOCK_BODIES) {
         const before = payeeNowMs();
@@ -134,10 +113,6 @@ describe('profile section 2: the optional test clock of the payee harness', () =
         } else if (r.error.code !== 'INVALID_REQUEST' || (r.error.status ?? 400) !== 400)
           problems.push(
             `a clock body with ${what}: answered ${said(r)}, neither 200 {now} nor 400 INVALID_REQUEST`,
-          );
-        else if (errorBodyProblems(r.error).length > 0)
-          problems.push(
-            `a clock body with ${what}: the error body breaks profile 1: ${errorBodyProblems(r.error).join('; ')}`,
           );
       }
       // the suite follows the payee's now wherever the bodies above left it (1 s: a payee that

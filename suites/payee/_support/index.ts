@@ -692,3 +692,19 @@ export const expiredTokens = once(async () => {
   await passTime(until, `the expiry of a token asked with token_ttl_seconds ${ttl}`);
   return reqs as [ReferenceRequest, ReferenceRequest, ReferenceRequest];
 });
+
+/** Clock bodies no reading of profile 2 can honour: 400 INVALID_REQUEST with the error body. */
+export const MALFORMED_CLOCK_BODIES: readonly (readonly [string, unknown])[] = [
+  ['a body that is null', null],
+  ['a body that is an array', [{ advance_seconds: 1 }]],
+  ['a body that is a number', 5],
+  ['no advance_seconds', {}],
+  ['advance_seconds a numeric string', { advance_seconds: '5' }],
+  ['advance_seconds null', { advance_seconds: null }],
+  ['advance_seconds true', { advance_seconds: true }],
+  ['advance_seconds an array', { advance_seconds: [5] }],
+  ['advance_seconds an object', { advance_seconds: { seconds: 5 } }],
+  // no RFC 3339 instant lies that far ahead (years end at 9999)
+  ['advance_seconds 2^53', { advance_seconds: 2 ** 53 }],
+  ['advance_seconds 1e300', { advance_seconds: 1e300 }],
+];

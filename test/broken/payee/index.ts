@@ -24,7 +24,7 @@ import { fulfillmentUnknownDuplicate } from './fulfillment-unknown-duplicate.js'
 import { harness200 } from './harness-200.js';
 import { harnessCoercesMembers } from './harness-coerces-members.js';
 import { harnessCountFloor } from './harness-count-floor.js';
-import { harnessLenientAsset } from './harness-lenient-asset.js';
+import { harnessIgnoresMalformedMembers } from './harness-ignores-malformed-members.js';
 import { harnessMalformedErrorAnswers } from './harness-malformed-error-answers.js';
 import { harnessRefusesOptions } from './harness-refuses-options.js';
 import { harnessTextPlain } from './harness-text-plain.js';
@@ -126,7 +126,7 @@ export const faults: BrokenImplementation[] = [
   // mutation survivors (issue 16): a harness request the payee cannot honour (server.ts)
   qrOverflowDropped,
   // mutation survivors (issue 16): harness.ts, malformed bodies member by member and options it can honour
-  harnessLenientAsset,
+  harnessIgnoresMalformedMembers,
   harnessMalformedErrorAnswers,
   clockBodyMisread,
   extensionPayerNamesCarried,
