@@ -223,6 +223,26 @@ describe('profile section 2: harness limits at their boundary, and requests the 
           );
         }
       }
+      // spec 2.3: a stablecoin or tokenized asset needs a chain_id; asked without one it is refused,
+      // or honoured with a CPR that names the chain (the payee's own)
+      if (rails.includes('ON_CHAIN')) {
+        const baseline = await baselineBroken('ON_CHAIN');
+        for (const asset of [
+          { type: 'stablecoin', code: 'USDC' },
+          { type: 'tokenized', code: 'BENJI' },
+        ]) {
+          judgeUnserviceable(
+            await h.createRequest({
+              ...onRail('ON_CHAIN'),
+              asset: asset as PayeeRequestParams['asset'],
+              delivery: 'inline',
+            }),
+            `an ON_CHAIN request for ${JSON.stringify(asset)} (no chain_id)`,
+            baseline,
+            problems,
+          );
+        }
+      }
       // a rail the payee does not serve is refused by definition (servedRails); any other rail
       // value is a malformed request (PRF-1-INVALID-REQUEST)
       assertThat(

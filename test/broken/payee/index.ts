@@ -1,5 +1,6 @@
 import type { BrokenImplementation } from '../types.js';
 import { amountAsNumber } from './amount-as-number.js';
+import { assetChainIdNotRequired } from './asset-chain-id-not-required.js';
 import { assetIgnored } from './asset-ignored.js';
 import { bareRequestNoRail } from './bare-request-no-rail.js';
 import { clockBodyMisread } from './clock-body-misread.js';
@@ -134,4 +135,5 @@ export const faults: BrokenImplementation[] = [
   harnessRefusesOptions,
   harnessCountFloor,
   bareRequestNoRail,
+  assetChainIdNotRequired,
 ];
