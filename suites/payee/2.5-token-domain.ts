@@ -17,8 +17,12 @@ const USDC_MAINNET = {
   domainSeparator: '0x06c37168a7db5138defc7866392bb87a741f9b3d104deb5094588ce041cae335',
 } as const;
 
-/** A chain identifier as a decimal string (profile 2: `eip155:N` and `0x`-hex name chain N). */
+/**
+ * A chain identifier as a decimal string (profile 2: `eip155:N` and `0x`-hex name chain N; a JSON
+ * number, which CPR-2.5-CHAIN-ID refuses, read as its chain all the same), or undefined.
+ */
 function chainOf(value: unknown): string | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? String(value) : undefined;
   if (typeof value !== 'string') return undefined;
   const v = value
     .trim()
@@ -44,7 +48,10 @@ function domainProblem(cpr: unknown): string | undefined {
   if (typeof doc.domain_separator !== 'string') return undefined; // optional; its form is the validator's
   const separator = doc.domain_separator.toLowerCase();
   const asset = doc.value?.asset;
-  const usdcOnMainnet = namesUsdc(asset) && chainOf(doc.chain_id ?? asset?.chain_id) === '1';
+  const chain = chainOf(doc.chain_id ?? asset?.chain_id);
+  // an asset or chain that cannot be read is another requirement's fault: not judged here
+  if (typeof asset?.code !== 'string' || chain === undefined) return undefined;
+  const usdcOnMainnet = namesUsdc(asset) && chain === '1';
   if (usdcOnMainnet && separator !== USDC_MAINNET.domainSeparator)
     return `USDC on chain 1 with domain_separator ${doc.domain_separator}, not USDC's ${USDC_MAINNET.domainSeparator}`;
   if (!usdcOnMainnet && separator === USDC_MAINNET.domainSeparator)
