@@ -359,8 +359,15 @@ export class ReferencePayee {
       if (!qr.ok) {
         // Stryker disable next-line ArrowFunction,StringLiteral: profile 1 fixes the code and a non-empty message: the words are free
         const why = qr.findings.map((f) => f.message).join('; ');
-        // Stryker disable next-line StringLiteral: profile 1 fixes the code and a non-empty message: the words are free
-        return send(res, 400, errorBody('INVALID_REQUEST', `cannot render the uri as a qr code: ${why}`));
+        return send(
+          res,
+          400,
+          errorBody(
+            'INVALID_REQUEST',
+            // Stryker disable next-line StringLiteral: profile 1 fixes the code and a non-empty message: the words are free
+            `cannot render the uri as a qr code: ${why}`,
+          ),
+        );
       }
       qrPngBase64 = qr.png.toString('base64');
     }
