@@ -17,11 +17,10 @@ class NoDefaultRailBuilder extends DocumentBuilder {
   override build(params: CreateRequestParams, requestId: string, window: ValidityWindow): CprDocument {
     const noRail = this.noRail;
     this.noRail = false;
-    return super.build(
-      noRail ? { ...params, railHint: '' as CreateRequestParams['railHint'] } : params,
-      requestId,
-      window,
-    );
+    const doc = super.build(params, requestId, window);
+    if (!noRail) return doc;
+    // the fault: the rail the reference would pick is not written, and no asset comes with it
+    return { ...doc, rail_hint: '', value: { ...(doc.value as object), asset: {} } };
   }
 }
 
