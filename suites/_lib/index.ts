@@ -37,7 +37,13 @@
 import { AssertionError } from 'node:assert';
 import fc from 'fast-check';
 import { failureLevelOf } from '../../src/catalog/index.js';
-import type { DriverError, OperatorDriver, PayeeDriver, WalletDriver } from '../../src/drivers/types.js';
+import type {
+  DriverError,
+  HarnessResult,
+  OperatorDriver,
+  PayeeDriver,
+  WalletDriver,
+} from '../../src/drivers/types.js';
 import { isTransportError } from '../../src/drivers/types.js';
 import {
   CHECK_OUTCOME,
@@ -497,6 +503,23 @@ function failureText(error: unknown): string {
   }
   if (error === undefined || error === null) return 'the predicate returned false';
   return String(error);
+}
+
+/**
+ * What a harness answer said, for messages: `a success (HTTP 201)`, or the error's HTTP status,
+ * code and message.
+ *
+ * @example
+ * ```ts
+ * answerSaid(await payee.createRequest(body)); // 'HTTP 400, INVALID_REQUEST, "memo too long"'
+ * ```
+ */
+export function answerSaid(r: HarnessResult<unknown>): string {
+  if (r.ok) return `a success (HTTP ${r.status ?? '?'})`;
+  const e: DriverError = r.error;
+  return [e.status && `HTTP ${e.status}`, e.code ?? 'no code', e.message && JSON.stringify(e.message)]
+    .filter(Boolean)
+    .join(', ');
 }
 
 /**

@@ -5,7 +5,7 @@
  * answers but advances nothing is caught here and never trusted by the expiry checks.
  */
 import { parseRfc3339, validateMessage } from '../../src/validator/index.js';
-import { assertThat, check, type HarnessResult, skip } from '../_lib/index.js';
+import { answerSaid, assertThat, check, skip } from '../_lib/index.js';
 import {
   advanceClock,
   CLOCK_SLACK_SECONDS,
@@ -20,15 +20,6 @@ const MAY_REFUSE_CLOCK_BODIES: readonly (readonly [string, unknown])[] = [
   ['a fractional advance_seconds', { advance_seconds: 1.5 }],
   ['a member profile 2 does not list', { advance_seconds: 0, note: 'x' }],
 ];
-
-/** What a clock answer said, for messages. */
-function said(r: HarnessResult<unknown>): string {
-  if (r.ok) return `a success (HTTP ${r.status ?? '?'})`;
-  const e = r.error;
-  return [e.status && `HTTP ${e.status}`, e.code ?? 'no code', e.message && JSON.stringify(e.message)]
-    .filter(Boolean)
-    .join(', ');
-}
 
 describe('profile section 2: the optional test clock of the payee harness', () => {
   check(
@@ -95,11 +86,11 @@ describe('profile section 2: the optional test clock of the payee harness', () =
       const raw = h.advanceClockRaw?.bind(h) ?? skip('the payee driver cannot send a raw clock body');
       const problems: string[] = [];
       const zero = await advanceClock(0);
-      if (!zero.ok) problems.push(`{"advance_seconds": 0} answered ${said(zero)}, not 200 {now}`);
+      if (!zero.ok) problems.push(`{"advance_seconds": 0} answered ${answerSaid(zero)}, not 200 {now}`);
       for (const [what, body] of MALFORMED_CLOCK_BODIES) {
         const r = await raw(body);
         if (r.ok || r.error.code !== 'INVALID_REQUEST' || (r.error.status ?? 400) !== 400)
-          problems.push(`a clock body with ${what}: answered ${said(r)}, not 400 INVALID_REQUEST`);
+          problems.push(`a clock body with ${what}: answered ${answerSaid(r)}, not 400 INVALID_REQUEST`);
       }
       for (const [what, body] of MAY_REFUSE_CLOCK_BODIES) {
         const before = payeeNowMs();
@@ -112,7 +103,7 @@ describe('profile section 2: the optional test clock of the payee harness', () =
             );
         } else if (r.error.code !== 'INVALID_REQUEST' || (r.error.status ?? 400) !== 400)
           problems.push(
-            `a clock body with ${what}: answered ${said(r)}, neither 200 {now} nor 400 INVALID_REQUEST`,
+            `a clock body with ${what}: answered ${answerSaid(r)}, neither 200 {now} nor 400 INVALID_REQUEST`,
           );
       }
       // the suite follows the payee's now wherever the bodies above left it (1 s: a payee that

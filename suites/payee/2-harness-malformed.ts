@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { decodeCprUri } from '../../src/codec/index.js';
 import { parseRfc3339, validateCpr } from '../../src/validator/index.js';
 import {
+  answerSaid,
   assertThat,
   type CreatedRequest,
   check,
@@ -28,15 +29,6 @@ import {
   maxValiditySeconds,
   servedRails,
 } from './_support/index.js';
-
-/** What an answer said, for messages. */
-function said(r: HarnessResult<unknown>): string {
-  if (r.ok) return `a success (HTTP ${r.status ?? '?'})`;
-  const e = r.error;
-  return [e.status && `HTTP ${e.status}`, e.code ?? 'no code', e.message && JSON.stringify(e.message)]
-    .filter(Boolean)
-    .join(', ');
-}
 
 /** The CPR of an inline answer, or undefined. */
 function inlineCpr(r: HarnessResult<CreatedRequest>): Record<string, unknown> | undefined {
@@ -202,7 +194,7 @@ describe('profile sections 1 and 2: malformed harness bodies, member by member',
       const problems: string[] = [];
       const codeOf = (r: HarnessResult<unknown>, what: string, mayHonour: boolean) => {
         if (r.ok ? !mayHonour : r.error.code !== 'INVALID_REQUEST' || (r.error.status ?? 400) !== 400)
-          problems.push(`${what}: answered ${said(r)}, not 400 INVALID_REQUEST`);
+          problems.push(`${what}: answered ${answerSaid(r)}, not 400 INVALID_REQUEST`);
       };
       for (const [what, body] of MUST_REFUSE)
         codeOf(await h.createRequest(body as PayeeRequestParams), `a harness request with ${what}`, false);
@@ -274,7 +266,9 @@ describe('profile sections 1 and 2: malformed harness bodies, member by member',
         } as PayeeRequestParams);
         const doc = inlineCpr(r);
         if (doc === undefined) {
-          problems.push(`${what}: ${r.ok ? 'the answer is no inline cpr:// URI' : `refused (${said(r)})`}`);
+          problems.push(
+            `${what}: ${r.ok ? 'the answer is no inline cpr:// URI' : `refused (${answerSaid(r)})`}`,
+          );
           continue;
         }
         const got = doc.extensions as Record<string, unknown> | undefined;
@@ -303,7 +297,7 @@ describe('profile sections 1 and 2: malformed harness bodies, member by member',
         const r = await h.createRequest(inline({ extensions: { [key]: 'x' } }) as PayeeRequestParams);
         if (!r.ok) {
           if (r.error.code !== 'INVALID_REQUEST')
-            problems.push(`the key "${key}": refused with ${said(r)}, not 400 INVALID_REQUEST`);
+            problems.push(`the key "${key}": refused with ${answerSaid(r)}, not 400 INVALID_REQUEST`);
           continue;
         }
         const ext = inlineCpr(r)?.extensions;
@@ -334,7 +328,9 @@ describe('profile sections 1 and 2: malformed harness bodies, member by member',
         const r = await h.createRequest({ ...base, asset } as PayeeRequestParams);
         const doc = inlineCpr(r);
         if (doc === undefined) {
-          problems.push(`${what}: ${r.ok ? 'the answer is no inline cpr:// URI' : `refused (${said(r)})`}`);
+          problems.push(
+            `${what}: ${r.ok ? 'the answer is no inline cpr:// URI' : `refused (${answerSaid(r)})`}`,
+          );
           continue;
         }
         const got = (doc.value as { asset?: unknown } | undefined)?.asset;
@@ -354,7 +350,10 @@ describe('profile sections 1 and 2: malformed harness bodies, member by member',
     async () => {
       const r = await harness().createRequest({ delivery: 'inline' });
       const doc = inlineCpr(r);
-      assertThat(doc !== undefined, `{"delivery": "inline"} is answered with an inline CPR (got ${said(r)})`);
+      assertThat(
+        doc !== undefined,
+        `{"delivery": "inline"} is answered with an inline CPR (got ${answerSaid(r)})`,
+      );
       // judged only on what leaving the options out introduced: what a plain request on the same
       // rail already breaks is graded by the document checks
       const rail = doc.rail_hint;
@@ -381,7 +380,10 @@ describe('profile sections 1 and 2: malformed harness bodies, member by member',
       const h = harness();
       const v = await h.createRequest({ delivery: 'inline', validity_seconds: 1 });
       const doc = inlineCpr(v);
-      assertThat(doc !== undefined, `validity_seconds 1 is honoured with an inline CPR (got ${said(v)})`);
+      assertThat(
+        doc !== undefined,
+        `validity_seconds 1 is honoured with an inline CPR (got ${answerSaid(v)})`,
+      );
       const c = typeof doc.created_at === 'string' ? parseRfc3339(doc.created_at) : null;
       const e = typeof doc.expires_at === 'string' ? parseRfc3339(doc.expires_at) : null;
       assertThat(c !== null && e !== null, 'created_at and expires_at are RFC 3339 timestamps');
@@ -401,7 +403,7 @@ describe('profile sections 1 and 2: malformed harness bodies, member by member',
       // measured against a 10-second token asked just after: no clock skew enters the comparison
       const started = Date.now();
       const t = await h.createRequest({ delivery: 'reference', token_ttl_seconds: 1 });
-      assertThat(t.ok, `token_ttl_seconds 1 is honoured (got ${said(t)})`);
+      assertThat(t.ok, `token_ttl_seconds 1 is honoured (got ${answerSaid(t)})`);
       const ten = await h.createRequest({ delivery: 'reference', token_ttl_seconds: 10 });
       const elapsed = (Date.now() - started) / 1000;
       if (t.value.token_expires_at !== undefined && ten.ok && ten.value.token_expires_at !== undefined) {

@@ -5,14 +5,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  answerSaid,
   assertThat,
   check,
-  type DriverError,
   expectError,
   expectErrorCode,
   expectOk,
   expectStatus,
-  type HarnessResult,
   skip,
 } from '../_lib/index.js';
 import { assertRaced, runRace, singleWinner } from '../_lib/race.js';
@@ -20,15 +19,6 @@ import { expiredRequests, freshRequest, harness, passTime, withClock } from './_
 
 /** Simultaneous fulfillments of one request_id in the race check. */
 const RACERS = 32;
-
-/** What an error answer said, for messages. */
-function said(r: HarnessResult<unknown>): string {
-  if (r.ok) return `a success (HTTP ${r.status ?? '?'})`;
-  const e: DriverError = r.error;
-  return [e.status && `HTTP ${e.status}`, e.code ?? 'no code', e.message && JSON.stringify(e.message)]
-    .filter(Boolean)
-    .join(', ');
-}
 
 describe('CPR-1.0 section 4.3 rule 5: fulfillment through the payee harness', () => {
   check(
@@ -165,7 +155,7 @@ describe('CPR-1.0 section 4.3 rule 5: fulfillment through the payee harness', ()
             (r.error.code === 'REQUEST_UNKNOWN' && (r.error.status ?? 404) === 404));
         assertThat(
           ok,
-          `request_id ${JSON.stringify(id)} (not a UUID) answers 400 INVALID_REQUEST or 404 REQUEST_UNKNOWN (got ${said(r)})`,
+          `request_id ${JSON.stringify(id)} (not a UUID) answers 400 INVALID_REQUEST or 404 REQUEST_UNKNOWN (got ${answerSaid(r)})`,
         );
       }
       for (const [what, body] of [
@@ -176,7 +166,7 @@ describe('CPR-1.0 section 4.3 rule 5: fulfillment through the payee harness', ()
       ] as const) {
         const r = await h.fulfillRaw(body);
         const ok = !r.ok && r.error.code === 'INVALID_REQUEST' && (r.error.status ?? 400) === 400;
-        assertThat(ok, `a fulfillment with ${what} answers 400 INVALID_REQUEST (got ${said(r)})`);
+        assertThat(ok, `a fulfillment with ${what} answers 400 INVALID_REQUEST (got ${answerSaid(r)})`);
       }
     },
   );
