@@ -51,20 +51,31 @@ export interface CreateRequestParams {
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; message: string };
 
 const ASSET_TYPES = ['fiat', 'stablecoin', 'crypto', 'tokenized'] as const;
-const ASSET_MEMBERS = new Set(['type', 'code', 'chain_id']);
-const FULFILLMENT_MEMBERS = new Set(['request_id']);
-const CLOCK_MEMBERS = new Set(['advance_seconds']);
-const CREATE_MEMBERS = new Set([
-  'rail_hint',
-  'amount',
-  'asset',
-  'memo',
-  'extensions',
-  'token_ttl_seconds',
-  'validity_seconds',
-  'delivery',
-  'qr',
-]);
+/**
+ * The members profile 2 lists for each harness body (and spec 2.3 for an asset). The reference
+ * refuses any other; a permitted variant ignores them.
+ */
+export const HARNESS_MEMBERS: {
+  readonly requests: ReadonlySet<string>;
+  readonly asset: ReadonlySet<string>;
+  readonly clock: ReadonlySet<string>;
+  readonly fulfillments: ReadonlySet<string>;
+} = {
+  requests: new Set([
+    'rail_hint',
+    'amount',
+    'asset',
+    'memo',
+    'extensions',
+    'token_ttl_seconds',
+    'validity_seconds',
+    'delivery',
+    'qr',
+  ]),
+  asset: new Set(['type', 'code', 'chain_id']),
+  clock: new Set(['advance_seconds']),
+  fulfillments: new Set(['request_id']),
+};
 /** Profile 1: an amount is at most 2^256 - 1. */
 const MAX_AMOUNT = 2n ** 256n - 1n;
 // Stryker disable next-line Regex: profile 2 lets a string request_id that is no UUID be answered 400 INVALID_REQUEST or 404 REQUEST_UNKNOWN; one misread as a UUID gets 404
@@ -104,7 +115,7 @@ function positiveInteger(body: Record<string, unknown>, name: string): ParseResu
 /** Parses an AssetDescriptor (spec 2.3): ISO 4217 code for fiat, chain_id for stablecoin/tokenized. */
 export function parseAsset(v: unknown): ParseResult<Asset> {
   if (!isPlainObject(v)) return { ok: false, message: '"asset" must be an object {type, code, chain_id?}' };
-  const extra = unknownMember(v, ASSET_MEMBERS);
+  const extra = unknownMember(v, HARNESS_MEMBERS.asset);
   // Stryker disable next-line ConditionalExpression: unknown members are free (spec 2.3 and profile 2 do not close the AssetDescriptor): ignoring them is allowed
   if (extra !== undefined) {
     return {
@@ -144,12 +155,12 @@ export function parseAsset(v: unknown): ParseResult<Asset> {
  */
 export function parseCreateRequest(body: unknown): ParseResult<CreateRequestParams> {
   if (!isPlainObject(body)) return { ok: false, message: 'the body must be a json object' };
-  const extra = unknownMember(body, CREATE_MEMBERS);
+  const extra = unknownMember(body, HARNESS_MEMBERS.requests);
   // Stryker disable next-line ConditionalExpression: unknown members are free (profile 2 lists the members without closing the body): ignoring them is allowed
   if (extra !== undefined) {
     return {
       ok: false,
-      message: `"${extra}" is not a member of a create-request body; allowed: ${[...CREATE_MEMBERS].join(', ')}`,
+      message: `"${extra}" is not a member of a create-request body; allowed: ${[...HARNESS_MEMBERS.requests].join(', ')}`,
     };
   }
   const { rail_hint, amount, asset, memo, extensions, delivery, qr } = body;
@@ -245,7 +256,7 @@ export function isUuid(id: string): boolean {
 export function parseFulfillment(body: unknown): ParseResult<string> {
   if (!isPlainObject(body))
     return { ok: false, message: 'the body must be a json object {"request_id": "<uuid>"}' };
-  const extra = unknownMember(body, FULFILLMENT_MEMBERS);
+  const extra = unknownMember(body, HARNESS_MEMBERS.fulfillments);
   // Stryker disable next-line ConditionalExpression: unknown members are free (profile 2 lists the members without closing the body): ignoring them is allowed
   if (extra !== undefined)
     return { ok: false, message: `"${extra}" is not a member of a fulfillment body; send only "request_id"` };
@@ -263,7 +274,7 @@ export function parseFulfillment(body: unknown): ParseResult<string> {
 export function parseClockAdvance(body: unknown): ParseResult<number> {
   if (!isPlainObject(body))
     return { ok: false, message: 'the body must be a json object {"advance_seconds": <seconds>}' };
-  const extra = unknownMember(body, CLOCK_MEMBERS);
+  const extra = unknownMember(body, HARNESS_MEMBERS.clock);
   // Stryker disable next-line ConditionalExpression: unknown members are free (profile 2 lists the members without closing the body): ignoring them is allowed
   if (extra !== undefined)
     return { ok: false, message: `"${extra}" is not a member of a clock body; send only "advance_seconds"` };

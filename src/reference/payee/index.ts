@@ -21,6 +21,7 @@ export {
 export {
   type Asset,
   type CreateRequestParams,
+  HARNESS_MEMBERS,
   isUuid,
   type ParseResult,
   parseAsset,

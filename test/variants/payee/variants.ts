@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { encodeReferenceUri } from '../../../src/codec/index.js';
 import {
   type CreateRequestParams,
+  HARNESS_MEMBERS,
   type IssuedRequest,
   ReferencePayee,
   RequestRegistry,
@@ -93,24 +94,6 @@ class SomeRailsPayee extends ReferencePayee {
   }
 }
 
-/** The members profile 2 lists for each harness body (and for an asset, spec 2.3). */
-const LISTED = {
-  requests: new Set([
-    'rail_hint',
-    'amount',
-    'asset',
-    'memo',
-    'extensions',
-    'token_ttl_seconds',
-    'validity_seconds',
-    'delivery',
-    'qr',
-  ]),
-  asset: new Set(['type', 'code', 'chain_id']),
-  clock: new Set(['advance_seconds']),
-  fulfillments: new Set(['request_id']),
-};
-
 /** `o` without the members not in `listed`, and (`nullAbsent`) without those that are null. */
 function onlyListed(o: unknown, listed: ReadonlySet<string>, nullAbsent = false): unknown {
   if (typeof o !== 'object' || o === null || Array.isArray(o)) return o;
@@ -126,17 +109,17 @@ function onlyListed(o: unknown, listed: ReadonlySet<string>, nullAbsent = false)
  */
 class LenientHarnessPayee extends ReferencePayee {
   protected override createRequest(body: unknown, res: ServerResponse): Promise<void> {
-    const b = onlyListed(body, LISTED.requests, true) as Record<string, unknown>;
-    if (b !== body && b.asset !== undefined) b.asset = onlyListed(b.asset, LISTED.asset);
+    const b = onlyListed(body, HARNESS_MEMBERS.requests, true) as Record<string, unknown>;
+    if (b !== body && b.asset !== undefined) b.asset = onlyListed(b.asset, HARNESS_MEMBERS.asset);
     return super.createRequest(b, res);
   }
 
   protected override advanceClock(body: unknown, res: ServerResponse): Promise<void> {
-    return super.advanceClock(onlyListed(body, LISTED.clock), res);
+    return super.advanceClock(onlyListed(body, HARNESS_MEMBERS.clock), res);
   }
 
   protected override fulfill(body: unknown, res: ServerResponse): Promise<void> {
-    return super.fulfill(onlyListed(body, LISTED.fulfillments), res);
+    return super.fulfill(onlyListed(body, HARNESS_MEMBERS.fulfillments), res);
   }
 }
 
