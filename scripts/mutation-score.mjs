@@ -40,6 +40,25 @@ export function parseAnnotations(source) {
   return out;
 }
 
+/**
+ * The `// Stryker restore` comments StrykerJS never reads: it reads a directive only as a leading
+ * comment of the node that follows it, so a restore after the last statement of a block (the next
+ * code line closes the block, or none follows) restores nothing, and the disable before it runs on
+ * to the end of the file, silently annotating every mutant there. Returns their 1-based lines; move
+ * such a restore before the next statement outside the block.
+ */
+export function unreadRestores(source) {
+  const lines = source.split('\n');
+  const out = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!/\/\/\s*Stryker\s+restore\b/.test(lines[i])) continue;
+    let next = i + 1;
+    while (next < lines.length && (lines[next].trim() === '' || lines[next].trim().startsWith('//'))) next++;
+    if (next < lines.length && /^[}\])]/.test(lines[next].trim())) out.push(i + 1);
+  }
+  return out;
+}
+
 /** Computes the figures of every scope from a parsed mutation-testing report. */
 export function scoreReport(report, { root = process.cwd() } = {}) {
   const scopes = SCOPES.map((s) => ({
@@ -55,6 +74,7 @@ export function scoreReport(report, { root = process.cwd() } = {}) {
     annotatedMutants: 0,
     pending: 0,
     annotations: [],
+    unreadRestores: [],
     survivors: [],
     harnessCrashes: [],
   }));
@@ -72,6 +92,7 @@ export function scoreReport(report, { root = process.cwd() } = {}) {
           ? readFileSync(resolve(root, rel), 'utf8')
           : '';
     for (const a of parseAnnotations(source)) s.annotations.push({ file: rel, ...a });
+    for (const line of unreadRestores(source)) s.unreadRestores.push({ file: rel, line });
     for (const m of entry.mutants ?? []) {
       s.mutants++;
       if (m.status === 'Killed') s.killed++;
@@ -110,6 +131,7 @@ export function scoreReport(report, { root = process.cwd() } = {}) {
             s.score >= TARGETS.minScore &&
             s.annotatedShare <= TARGETS.maxAnnotated &&
             s.unreasoned.length === 0 &&
+            s.unreadRestores.length === 0 &&
             s.pending === 0
           ? 'meets the targets'
           : 'below the targets';
@@ -167,6 +189,11 @@ export function formatScores(scopes) {
     for (const a of s.unreasoned) {
       lines.push(
         `${s.name}: ${a.file}:${a.line} disables ${a.mutators} without a reason; give one after ":"`,
+      );
+    }
+    for (const r of s.unreadRestores) {
+      lines.push(
+        `${s.name}: ${r.file}:${r.line} "Stryker restore" trails the last statement of a block: StrykerJS never reads it, so the disable before it runs to the end of the file; move it before the next statement`,
       );
     }
     if (s.harnessCrashes.length > 0) {

@@ -501,7 +501,7 @@ describe('CPR-1.0 section 4.4: derivation operation', () => {
     check(
       'harness-request-error-invalid-request-400',
       ['PRF-3-HARNESS-REQUEST-ERROR'],
-      'an error in the harness request itself (a body that is not JSON or not an object, a context or a cpr/uri of the wrong shape) is INVALID_REQUEST (HTTP 400; the same code on stdio)',
+      'an error in the harness request itself (a body that is not JSON or not an object, a context or a cpr/uri of the wrong shape) is INVALID_REQUEST (HTTP 400; the same code on stdio) with a non-empty message',
       async () => {
         const cpr = await baseCpr(wallet);
         const ctx = deriveContext();
@@ -550,6 +550,10 @@ describe('CPR-1.0 section 4.4: derivation operation', () => {
             if (r.error.status !== undefined && r.error.status !== 400)
               fail(
                 `a harness request with ${what}: expected HTTP 400 with INVALID_REQUEST, got HTTP ${r.error.status}`,
+              );
+            if (typeof r.error.message !== 'string' || r.error.message.trim() === '')
+              fail(
+                `a harness request with ${what}: the INVALID_REQUEST error has no message for a person (profile 1: every error body carries one)`,
               );
           },
         );

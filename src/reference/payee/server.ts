@@ -294,8 +294,9 @@ export class ReferencePayee {
       errorBody('INVALID_REQUEST', 'this listener does not use tls; cpr payloads are served over https only'),
       { upgrade: 'TLS/1.2, HTTP/1.1', connection: 'close' },
     );
-    // Stryker restore StringLiteral,ObjectLiteral
   }
+
+  // Stryker restore StringLiteral,ObjectLiteral
 
   /**
    * `GET /cpr/{token}` (spec 4.1; spec 5 rules 1-3; profile 2): the first use returns the full

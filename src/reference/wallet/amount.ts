@@ -38,8 +38,8 @@ export function normalizeAmount(value: unknown): NormalizedAmount {
         ok: false,
         reason: `the JSON number ${String(value)} is not a safe integer, so its precision may already be lost; send the amount as a string of digits`,
       };
-      // Stryker restore ObjectLiteral,StringLiteral
     }
+    // Stryker restore ObjectLiteral,StringLiteral
     // Stryker disable next-line ConditionalExpression,EqualityOperator,ObjectLiteral,BooleanLiteral,StringLiteral: equivalent (the validator refuses the digits of 0 or of a negative number: INVALID_STRUCTURE either way)
     if (value < 1) return { ok: false, reason: `the amount ${String(value)} is below 1` };
     return { ok: true, amount: value.toFixed(0) };
@@ -55,5 +55,11 @@ export function describeType(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
   return `a ${typeof value}`;
+}
+
+/** A value given in a harness request, for messages: a string quoted (its first 40 characters), else its type; absent when undefined. */
+export function describeGiven(value: unknown): string {
+  if (value === undefined) return 'absent';
+  return typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : describeType(value);
 }
 // Stryker restore all

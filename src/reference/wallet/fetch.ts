@@ -84,9 +84,9 @@ export function createHttpsCprFetcher(options: HttpsCprFetcherOptions = {}): Htt
         `the payee at ${url.origin} answered a body that is not json`,
       );
     }
-    // Stryker restore all
   }
 
+  // Stryker restore all
   return { fetchCpr, close: () => dispatcher.close() };
 }
 

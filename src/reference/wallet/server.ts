@@ -102,8 +102,8 @@ export async function startWalletHarness(
         },
       });
     });
-    // Stryker restore all
   });
+  // Stryker restore all
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -8,6 +8,7 @@ import { contextRailReplaced } from './context-rail-replaced.js';
 import type { WalletFault } from './harness.js';
 import {
   harnessBodyUnchecked,
+  invalidRequestWithoutMessage,
   payerAmountUnchecked,
   paysAtExpiryInstant,
   retrievesOverHttp,
@@ -58,6 +59,7 @@ const all = [
   ...profileFaults,
   ...wireGarbage,
   harnessBodyUnchecked,
+  invalidRequestWithoutMessage,
   payerAmountUnchecked,
   unreachablePayeeAsStructure,
   retrievesOverHttp,

@@ -148,3 +148,30 @@ export const paysAtExpiryInstant = brokenWallet({
   core: (options) =>
     createWalletCore({ ...options, clock: () => new Date(Math.floor(Date.now() / 1000) * 1000 - 1) }),
 });
+
+/**
+ * The message of every INVALID_REQUEST emptied (the mutants that blank `checkInput`'s message
+ * templates): the harness refuses the right requests with the right code and status, but the error
+ * body has no text for a person (profile 1: every error body carries one).
+ */
+export const invalidRequestWithoutMessage = brokenWallet({
+  id: 'wallet-invalid-request-without-message',
+  fault: 'an error in the harness request is answered INVALID_REQUEST with an empty message',
+  expected: ['PRF-3-HARNESS-REQUEST-ERROR'],
+  core: (options) => {
+    const core = createWalletCore(options);
+    return {
+      async derive(body) {
+        const result = await core.derive(body);
+        return !result.ok && result.error.code === 'INVALID_REQUEST'
+          ? { ok: false, error: { ...result.error, message: '' } }
+          : result;
+      },
+      close: () => core.close(),
+    };
+  },
+  notJson: {
+    http: jsonAnswer(400, { error: { code: 'INVALID_REQUEST', message: '' } }),
+    stdioLine: JSON.stringify({ error: { code: 'INVALID_REQUEST', message: '' } }),
+  },
+});
