@@ -321,6 +321,40 @@ describe('CPR-1.0 section 4.3: delivery rules (paying application)', () => {
     );
 
     check(
+      'uri-that-is-no-cpr-uri-refused-422',
+      ['PRF-3-DERIVE-ERROR-CODES'],
+      'a uri string that is no usable cpr:// uri (neither a reference with an endpoint nor an inline base64url JSON object) is refused with 422 INVALID_STRUCTURE or TOKEN_REJECTED, never paid and never a harness error',
+      async () => {
+        const b64 = (text: string): string => Buffer.from(text, 'utf8').toString('base64url');
+        // the document itself is about the cpr, not the harness request: one of the 422 codes
+        // (profile 3: INVALID_REQUEST only for a uri that is not a string); which of the two
+        // codes a uri that cannot be decoded gets, the profile leaves free (AMB-36)
+        const cases: [string, string][] = [
+          ['an inline uri whose payload is not base64url', 'cpr://inline/%%%not-base64%%%'],
+          ['an inline uri whose payload is not JSON', `cpr://inline/${b64('cpr_version=CPR-1.0')}`],
+          ['an inline uri whose payload is JSON but no object', `cpr://inline/${b64('["CPR-1.0"]')}`],
+          ['an inline uri with no payload', 'cpr://inline/'],
+          ['an https url instead of a cpr uri', 'https://payee.example/cpr/abcdefghijklmnop'],
+          ['a cpr uri without its //', 'cpr:inline/e30'],
+          ['a reference uri without endpoint', 'cpr://abcdefghijklmnopqrstuvwxyz234567'],
+          ['a reference uri with an empty endpoint', 'cpr://abcdefghijklmnopqrstuvwxyz234567?endpoint='],
+          ['a text that is no uri', 'pay me 10 EUR'],
+        ];
+        await allCases(
+          cases,
+          ([what]) => what,
+          async ([what, uri]) => {
+            expectRejectionCode(
+              await wallet.derive({ uri, context: deriveContext() }),
+              ['INVALID_STRUCTURE', 'TOKEN_REJECTED'],
+              `the derivation from ${what} (${uri})`,
+            );
+          },
+        );
+      },
+    );
+
+    check(
       'cpr-retrieved-through-reference-uri-validated-like',
       ['CPR-7-EXPIRED-REJECTED', 'CPR-INV-2-EXPIRY-ENFORCEMENT'],
       'a CPR retrieved through a reference URI is validated like a direct one: an expired one is rejected',

@@ -3,13 +3,17 @@ import { describe, expect, it, vi } from 'vitest';
 import { RAILS } from '../../src/model/cpr.js';
 import { derivePayment } from '../../src/reference/wallet/derive.js';
 import { DerivationFailure } from '../../src/reference/wallet/errors.js';
+import { DEFAULT_SUPPORTED_RAILS } from '../../src/reference/wallet/rails.js';
 import { getSchemaValidator } from '../../src/schemas/registry.js';
 import { context, cprFor, NOW } from './fixtures.js';
 
 const paymentSchema = () => getSchemaValidator('cpr/payment');
 
 async function derive(cpr: unknown, ctx: Record<string, unknown> = context(), extra = {}) {
-  return derivePayment({ cpr, context: ctx }, { now: NOW, ...extra });
+  return derivePayment(
+    { cpr, context: ctx },
+    { now: NOW, supportedRails: DEFAULT_SUPPORTED_RAILS, ...extra },
+  );
 }
 
 async function expectError(promise: ReturnType<typeof derivePayment>, code: string) {
@@ -32,12 +36,18 @@ async function expectPayment(promise: ReturnType<typeof derivePayment>) {
 describe('harness shape (profile section 3)', () => {
   it('refuses a request with both cpr and uri (INVALID_REQUEST)', async () => {
     await expectError(
-      derivePayment({ cpr: cprFor('SEPA_CT'), uri: 'cpr://inline/e30', context: context() }, { now: NOW }),
+      derivePayment(
+        { cpr: cprFor('SEPA_CT'), uri: 'cpr://inline/e30', context: context() },
+        { now: NOW, supportedRails: DEFAULT_SUPPORTED_RAILS },
+      ),
       'INVALID_REQUEST',
     );
   });
   it('refuses a request with neither cpr nor uri (INVALID_REQUEST)', async () => {
-    await expectError(derivePayment({ context: context() }, { now: NOW }), 'INVALID_REQUEST');
+    await expectError(
+      derivePayment({ context: context() }, { now: NOW, supportedRails: DEFAULT_SUPPORTED_RAILS }),
+      'INVALID_REQUEST',
+    );
   });
   it('refuses a context without payer, naming it (INVALID_REQUEST)', async () => {
     const { payer: _omit, ...ctx } = context();
@@ -45,7 +55,10 @@ describe('harness shape (profile section 3)', () => {
     expect(error.message).toContain('context.payer');
   });
   it('refuses a body that is not an object (INVALID_REQUEST)', async () => {
-    await expectError(derivePayment([] as never, { now: NOW }), 'INVALID_REQUEST');
+    await expectError(
+      derivePayment([] as never, { now: NOW, supportedRails: DEFAULT_SUPPORTED_RAILS }),
+      'INVALID_REQUEST',
+    );
   });
   it('refuses a cpr that is not an object (INVALID_REQUEST)', async () => {
     await expectError(derive('CPR-1.0'), 'INVALID_REQUEST');
@@ -70,6 +83,7 @@ describe('harness shape (profile section 3)', () => {
     for (const body of bodies) {
       const result = await derivePayment(body as never, {
         now: NOW,
+        supportedRails: DEFAULT_SUPPORTED_RAILS,
         fetchCpr: async () => cprFor('SEPA_CT'),
       });
       const refusedAsShape = !result.ok && result.error.code === 'INVALID_REQUEST';
@@ -119,7 +133,10 @@ describe('step 1: parse and validate (spec 4.4 step 1, 9 rule 1, 7 rule 2)', () 
   it('rejects a retrieved document that is not an object (INVALID_STRUCTURE)', async () => {
     const uri = `cpr://abcdefabcdefabcdefabcdefabcdefab?endpoint=${encodeURIComponent('https://127.0.0.1:8443')}`;
     await expectError(
-      derivePayment({ uri, context: context() }, { now: NOW, fetchCpr: async () => ['CPR-1.0'] }),
+      derivePayment(
+        { uri, context: context() },
+        { now: NOW, supportedRails: DEFAULT_SUPPORTED_RAILS, fetchCpr: async () => ['CPR-1.0'] },
+      ),
       'INVALID_STRUCTURE',
     );
   });
@@ -257,9 +274,14 @@ describe('step 5: construct the intent (spec 4.4 step 5, 2.10)', () => {
     expect(payment.intent.reference).toBe('3f1c2b9e-7a4d-4c1e-9b2f-5d6e7f8a9b0c');
   });
   it('derives conditions from the sub-interface fields', async () => {
-    const payment = await expectPayment(derive(cprFor('SEPA_CT')));
-    expect(payment.intent.conditions).toEqual({
+    const cpr = cprFor('SEPA_CT');
+    const payment = await expectPayment(derive(cpr));
+    // the selected rail and every sub-interface field the CPR carries, with its value
+    expect(JSON.parse(JSON.stringify(payment.intent.conditions))).toEqual({
       rail: 'SEPA_CT',
+      iban: cpr.iban,
+      ...(cpr.bic === undefined ? {} : { bic: cpr.bic }),
+      beneficiary_name: cpr.beneficiary_name,
       remittance_info: 'Invoice 2026-0042',
       end_to_end_id: 'E2E-0042',
     });
@@ -307,19 +329,33 @@ describe('step 7: assemble the payment (spec 4.4 step 7, 2.10, profile section 3
 describe('URI delivery (spec 4.2, 5)', () => {
   const inline = (doc: unknown) => `cpr://inline/${Buffer.from(JSON.stringify(doc)).toString('base64url')}`;
   it('derives from an inline URI', async () => {
-    const result = await derivePayment({ uri: inline(cprFor('PIX')), context: context() }, { now: NOW });
+    const result = await derivePayment(
+      { uri: inline(cprFor('PIX')), context: context() },
+      { now: NOW, supportedRails: DEFAULT_SUPPORTED_RAILS },
+    );
     expect(result.ok).toBe(true);
   });
   it('refuses a reference URI with an http endpoint without fetching (TOKEN_REJECTED)', async () => {
     const fetchCpr = vi.fn(async () => cprFor('PIX'));
     const uri = `cpr://abcdefabcdefabcdefabcdefabcdefab?endpoint=${encodeURIComponent('http://127.0.0.1:9')}`;
-    await expectError(derivePayment({ uri, context: context() }, { now: NOW, fetchCpr }), 'TOKEN_REJECTED');
+    await expectError(
+      derivePayment(
+        { uri, context: context() },
+        { now: NOW, supportedRails: DEFAULT_SUPPORTED_RAILS, fetchCpr },
+      ),
+      'TOKEN_REJECTED',
+    );
     expect(fetchCpr).not.toHaveBeenCalled();
   });
   it('retrieves a reference URI through the fetcher, at {endpoint}/cpr/{token}', async () => {
     const fetchCpr = vi.fn(async () => cprFor('PIX'));
     const uri = `cpr://abcdefabcdefabcdefabcdefabcdefab?endpoint=${encodeURIComponent('https://127.0.0.1:8443')}`;
-    const payment = await expectPayment(derivePayment({ uri, context: context() }, { now: NOW, fetchCpr }));
+    const payment = await expectPayment(
+      derivePayment(
+        { uri, context: context() },
+        { now: NOW, supportedRails: DEFAULT_SUPPORTED_RAILS, fetchCpr },
+      ),
+    );
     expect(payment.value.amount).toBe('4200');
     expect(fetchCpr).toHaveBeenCalledWith('https://127.0.0.1:8443/cpr/abcdefabcdefabcdefabcdefabcdefab');
   });
@@ -328,11 +364,23 @@ describe('URI delivery (spec 4.2, 5)', () => {
       throw new DerivationFailure('TOKEN_REJECTED', 'the payee answered 410');
     };
     const uri = `cpr://abcdefabcdefabcdefabcdefabcdefab?endpoint=${encodeURIComponent('https://127.0.0.1:8443')}`;
-    await expectError(derivePayment({ uri, context: context() }, { now: NOW, fetchCpr }), 'TOKEN_REJECTED');
+    await expectError(
+      derivePayment(
+        { uri, context: context() },
+        { now: NOW, supportedRails: DEFAULT_SUPPORTED_RAILS, fetchCpr },
+      ),
+      'TOKEN_REJECTED',
+    );
   });
   it('validates a retrieved CPR like any other (EXPIRED)', async () => {
     const fetchCpr = async () => cprFor('PIX', { expires_at: '2026-06-01T11:00:00Z' });
     const uri = `cpr://abcdefabcdefabcdefabcdefabcdefab?endpoint=${encodeURIComponent('https://127.0.0.1:8443')}`;
-    await expectError(derivePayment({ uri, context: context() }, { now: NOW, fetchCpr }), 'EXPIRED');
+    await expectError(
+      derivePayment(
+        { uri, context: context() },
+        { now: NOW, supportedRails: DEFAULT_SUPPORTED_RAILS, fetchCpr },
+      ),
+      'EXPIRED',
+    );
   });
 });

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RAILS } from '../../src/model/cpr.js';
 import { derivePayment } from '../../src/reference/wallet/derive.js';
+import { DEFAULT_SUPPORTED_RAILS } from '../../src/reference/wallet/rails.js';
 import { getSchemaValidator } from '../../src/schemas/registry.js';
 import { amountArbitrary, cprArbitrary } from '../../src/testing/arbitraries.js';
 import { context, cprFor, NOW } from './fixtures.js';
@@ -38,14 +39,20 @@ describe('value integrity (INV-5, spec 4.4 step 4)', () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), async (n) => {
         const cpr = cprFor('SEPA_CT', { value: { amount: n, asset: { type: 'fiat', code: 'EUR' } } });
-        const result = await derivePayment({ cpr, context: context() }, { now: NOW });
+        const result = await derivePayment(
+          { cpr, context: context() },
+          { now: NOW, supportedRails: DEFAULT_SUPPORTED_RAILS },
+        );
         expect(result.ok && result.payment.value.amount).toBe(BigInt(n).toString());
       }),
     );
     await fc.assert(
       fc.asyncProperty(fc.double({ min: 2 ** 53, max: 2 ** 80, noNaN: true }), async (n) => {
         const cpr = cprFor('SEPA_CT', { value: { amount: n, asset: { type: 'fiat', code: 'EUR' } } });
-        const result = await derivePayment({ cpr, context: context() }, { now: NOW });
+        const result = await derivePayment(
+          { cpr, context: context() },
+          { now: NOW, supportedRails: DEFAULT_SUPPORTED_RAILS },
+        );
         expect(result.ok ? 'ok' : result.error.code).toBe('INVALID_STRUCTURE');
       }),
     );

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { decodeCprUri } from '../../codec/uri.js';
-import { isRail, isRailHint, type Rail, type SubInterface } from '../../model/cpr.js';
+import { isRail, type Rail, type SubInterface } from '../../model/cpr.js';
 import { isObject } from '../../model/util.js';
 import { validateCpr } from '../../validator/index.js';
 import { describeGiven, describeType, isAmountString, normalizeAmount } from './amount.js';
@@ -35,10 +35,10 @@ export interface DerivationInput {
 
 /** Options of {@link derivePayment}. */
 export interface DerivationOptions {
-  /** The instant "now" for the expiry check (default: the system clock). */
-  now?: Date;
-  /** Rails the wallet can execute (default {@link DEFAULT_SUPPORTED_RAILS}: all but SWIFT). */
-  supportedRails?: readonly Rail[];
+  /** The instant "now" for the expiry check (the wallet core passes its clock's). */
+  now: Date;
+  /** Rails the wallet can execute (the wallet core passes {@link DEFAULT_SUPPORTED_RAILS}, all but SWIFT, unless configured). */
+  supportedRails: readonly Rail[];
   /** Retrieves a reference URI's CPR; without it reference URIs give `TOKEN_REJECTED`. */
   fetchCpr?: CprFetcher;
 }
@@ -63,35 +63,33 @@ export interface DerivedPayment {
   context: { rail: unknown; request_id: string };
 }
 
-/** Outcome of {@link derivePayment}: never thrown, always returned. */
+/** Outcome of {@link derivePayment}: every refusal is returned, never thrown. */
 export type DerivationResult = { ok: true; payment: DerivedPayment } | { ok: false; error: DerivationError };
 
 /**
  * Derives a Payment from a CPR (spec 4.4), as a paying application does: resolves a `cpr://`
- * URI when given one, then performs steps 1 to 7 in order. Never throws: bad input and every
- * refusal come back as `{ ok: false, error: { code, message } }`.
+ * URI when given one, then performs steps 1 to 7 in order. Bad input and every refusal come back
+ * as `{ ok: false, error: { code, message } }`; it throws only on a defect of its own.
  *
  * @example
  * ```ts
  * const result = await derivePayment(
  *   { cpr, context: { payer: { id: 'u-1' }, rail: { execution_id: 'x-1' }, authorization: { type: 'pin' } } },
- *   { now: new Date() },
+ *   { now: new Date(), supportedRails: DEFAULT_SUPPORTED_RAILS },
  * );
  * if (result.ok) console.log(result.payment.value.amount);
  * ```
  */
 export async function derivePayment(
   input: DerivationInput,
-  options: DerivationOptions = {},
+  options: DerivationOptions,
 ): Promise<DerivationResult> {
   try {
-    const now = options.now ?? new Date();
-    const supported = options.supportedRails ?? DEFAULT_SUPPORTED_RAILS;
     const { source, context } = checkInput(input);
     const document = source.kind === 'uri' ? await resolveUri(source.uri, options.fetchCpr) : source.cpr;
 
-    const cpr = parseAndValidate(document, now); // step 1
-    const selection = selectRail(cpr, supported); // step 2
+    const cpr = parseAndValidate(document, options.now); // step 1
+    const selection = selectRail(cpr, options.supportedRails); // step 2
     const payer = resolvePayer(context); // step 3
     const value = constructValue(cpr, context); // step 4
     const intent = constructIntent(cpr, selection); // step 5
@@ -99,19 +97,12 @@ export async function derivePayment(
     const payment = assemblePayment(cpr, selection, { payer, value, intent, authorization, context }); // step 7
     return { ok: true, payment };
   } catch (err) {
-    if (err instanceof DerivationFailure) return { ok: false, error: err.toError() };
-    // Stryker disable all: defensive, no input reaches it (every refusal is a DerivationFailure); it keeps a defect of the wallet itself from escaping as a server error
-    return {
-      ok: false,
-      error: {
-        code: 'INVALID_STRUCTURE',
-        message: `the derivation stopped on an unexpected error: ${err instanceof Error ? err.message : String(err)}`,
-      },
-    };
+    // a defect of the wallet itself is thrown, never disguised as a refusal of the cpr
+    // Stryker disable next-line ConditionalExpression: equivalent (an error that is no DerivationFailure has no toError: it is thrown either way)
+    if (!(err instanceof DerivationFailure)) throw err;
+    return { ok: false, error: err.toError() };
   }
 }
-
-// Stryker restore all
 
 // ---------------------------------------------------------------------------------------------
 // Input shape (profile section 3: the harness body)
@@ -196,19 +187,18 @@ async function resolveUri(uri: string, fetchCpr: CprFetcher | undefined): Promis
   if (endpoint !== undefined && !/^https:\/\//i.test(endpoint)) {
     throw new DerivationFailure(
       'TOKEN_REJECTED',
-      `the uri's endpoint "${redactQuery(endpoint)}" is not https; a cpr token is only sent over tls (spec 5 rule 4)`,
+      "the uri's endpoint is not https; a cpr token is only sent over tls (spec 5 rule 4)",
     );
   }
   const decoded = decodeCprUri(uri);
-  // Stryker disable all: an undecodable uri is refused on every path (without this block the derivation fails on the missing value, INVALID_STRUCTURE); which of INVALID_STRUCTURE and TOKEN_REJECTED it gets is free (profile 3 and AMB-36 name none for a uri that is no cpr uri)
+  // a uri string that is no usable cpr uri is about the document (profile 3: one of the 422 codes;
+  // INVALID_STRUCTURE or TOKEN_REJECTED is free, AMB-36)
   if (!decoded.ok) {
-    const detail = decoded.findings.map((f) => f.message).join('; ');
     throw new DerivationFailure(
-      endpoint !== undefined ? 'TOKEN_REJECTED' : 'INVALID_STRUCTURE',
-      `the uri is not a usable cpr uri: ${detail || 'it could not be decoded'}`,
+      'INVALID_STRUCTURE',
+      `the uri is not a usable cpr uri: ${decoded.findings[0]?.message}`,
     );
   }
-  // Stryker restore all
   const value = decoded.value;
   if (value.kind === 'inline') return value.document;
   // The retrieval url is the endpoint's (profile 2), found https above.
@@ -223,30 +213,20 @@ async function resolveUri(uri: string, fetchCpr: CprFetcher | undefined): Promis
   try {
     return await fetchCpr(value.retrievalUrl);
   } catch (err) {
-    if (err instanceof DerivationFailure) throw err;
+    // a token refused (404, 410, any other status), a payee that cannot be reached, an answer that
+    // cannot be read or is no JSON: the cpr cannot be obtained (AMB-36: TOKEN_REJECTED)
     throw new DerivationFailure(
       'TOKEN_REJECTED',
       `retrieving the cpr failed: ${err instanceof Error ? err.message : String(err)}`,
-      { cause: err },
     );
   }
 }
 
 /** The `endpoint` query parameter of a reference URI, if the URI has one. */
 function referenceEndpointOf(uri: string): string | undefined {
-  if (!/^cpr:\/\//i.test(uri) || /^cpr:\/\/inline\//i.test(uri)) return undefined;
-  const query = uri.indexOf('?');
-  if (query < 0) return undefined;
-  const endpoint = new URLSearchParams(uri.slice(query + 1)).get('endpoint');
-  return endpoint ?? undefined;
+  // without a "?", the whole uri is read as one query key, and it has no "endpoint"
+  return new URLSearchParams(uri.slice(uri.indexOf('?') + 1)).get('endpoint') ?? undefined;
 }
-
-// Stryker disable all: message wording only (profile 3 fixes the code and a non-empty message, not its words)
-function redactQuery(url: string): string {
-  const cut = url.search(/[?#]/);
-  return cut < 0 ? url : url.slice(0, cut);
-}
-// Stryker restore all
 
 // ---------------------------------------------------------------------------------------------
 // Step 1 (spec 4.4 step 1; 4.3 rule 3; 9 rule 1; 7 rule 2; INV-2, INV-7)
@@ -269,37 +249,9 @@ function parseAndValidate(document: unknown, now: Date): ValidatedCpr {
   if (document.cpr_version !== 'CPR-1.0') {
     throw new DerivationFailure(
       'INVALID_VERSION',
-      document.cpr_version === undefined
-        ? 'the cpr has no "cpr_version"; this wallet reads CPR-1.0 only'
-        : `"cpr_version" is ${JSON.stringify(document.cpr_version)}; this wallet reads "CPR-1.0" only`,
+      `"cpr_version" is ${describeGiven(document.cpr_version)}; this wallet reads "CPR-1.0" only`,
     );
   }
-  // Spec 4.3 rule 3: request_id is validated before processing.
-  const requestId = document.request_id;
-  if (typeof requestId !== 'string' || requestId.length === 0) {
-    throw new DerivationFailure(
-      'INVALID_STRUCTURE',
-      `"request_id" must be a non-empty string, not ${describeGiven(requestId)}`,
-    );
-  }
-  // Spec 4.4 step 1, 7 rule 2: expires_at must be in the future. Profile section 1: a reader
-  // accepts any RFC 3339 offset and compares instants.
-  const expiresAt = parseRfc3339(document.expires_at);
-  if (expiresAt === undefined) {
-    throw new DerivationFailure(
-      'INVALID_STRUCTURE',
-      document.expires_at === undefined
-        ? 'the cpr has no "expires_at"'
-        : '"expires_at" is not an rfc 3339 timestamp',
-    );
-  }
-  if (expiresAt <= now.getTime()) {
-    throw new DerivationFailure(
-      'EXPIRED',
-      `the request expired at ${String(document.expires_at)}; a paying application never fulfills an expired request (spec 7 rule 2); ask the payee for a new one`,
-    );
-  }
-
   // Profile section 1: a JSON-number amount that is a safe integer is accepted as its digit
   // string; any other number is refused (precision may already be lost).
   const doc: JsonObject = { ...document };
@@ -309,20 +261,27 @@ function parseAndValidate(document: unknown, now: Date): ValidatedCpr {
     doc.value = { ...document.value, amount: amount.amount };
   }
 
-  // INV-7: an unrecognised rail_hint is ignored gracefully, so it is not held against the structure.
-  const forValidation: JsonObject = { ...doc };
-  if (forValidation.rail_hint !== undefined && !isRailHint(forValidation.rail_hint)) {
-    delete forValidation.rail_hint;
-  }
-  const verdict = validateCpr(forValidation, { mode: 'wallet', now });
+  // The validator in wallet mode: request_id (spec 4.3 rule 3), expires_at in the future (spec 7
+  // rule 2, INV-2; any RFC 3339 offset, instants compared, profile section 1), the structure. An
+  // unrecognised rail_hint is only a warning there (INV-7: ignored gracefully).
+  // Stryker disable next-line ObjectLiteral: equivalent (the validator reads an absent mode as the wallet's, every rule testing for 'payee', and an absent now as the current time)
+  const verdict = validateCpr(doc, { mode: 'wallet', now });
   const errors = verdict.findings.filter((f) => f.severity === 'error');
-  if (errors.length > 0) {
-    const shown = errors
-      .slice(0, 3)
-      .map((f) => `${f.path === '' ? '(root)' : f.path}: ${f.message}`)
-      .join('; ');
-    throw new DerivationFailure('INVALID_STRUCTURE', `the cpr is not valid: ${shown}`);
+  const expired = errors.find((f) => f.requirement === 'CPR-7-EXPIRED-REJECTED');
+  if (expired !== undefined) {
+    throw new DerivationFailure(
+      'EXPIRED',
+      `${expired.message}; a paying application never fulfills an expired request (spec 7 rule 2); ask the payee for a new one`,
+    );
   }
+  const first = errors[0];
+  if (first !== undefined) {
+    throw new DerivationFailure(
+      'INVALID_STRUCTURE',
+      `the cpr is not valid at "${first.path}": ${first.message}`,
+    );
+  }
+  const requestId = doc.request_id as string;
   return { doc, requestId };
 }
 
@@ -350,17 +309,13 @@ function selectRail(cpr: ValidatedCpr, supported: readonly Rail[]): RailSelectio
   const subInterface = subInterfaceOf(cpr.doc) as SubInterface;
   const candidates = SUB_INTERFACES[subInterface].rails;
   const offered = candidates.filter((r) => supported.includes(r));
-  // Stryker disable all: message wording only (spec 4.5 lets the message offer alternatives: a MAY; profile 3 fixes no words)
-  const alternatives = offered.length > 0 ? `; this request could be paid by ${offered.join(', ')}` : '';
-  const supportedText = supported.length > 0 ? supported.join(', ') : 'no rail';
-  // Stryker restore all
 
   const hint = cpr.doc.rail_hint;
   if (isRail(hint)) {
     if (!supported.includes(hint)) {
       throw new DerivationFailure(
         'UNSUPPORTED_RAIL',
-        `the payee asks for payment by ${hint}, which this wallet does not support; it supports ${supportedText}${alternatives}`,
+        `the payee asks for payment by ${hint}, which this wallet does not support; it supports [${supported}]`,
       );
     }
     return { rail: hint, subInterface };
@@ -371,7 +326,7 @@ function selectRail(cpr: ValidatedCpr, supported: readonly Rail[]): RailSelectio
   if (first === undefined) {
     throw new DerivationFailure(
       'UNSUPPORTED_RAIL',
-      `this request can only be paid by ${candidates.join(', ')}, which this wallet does not support; it supports ${supportedText}`,
+      `this request can only be paid by ${candidates.join(', ')}, which this wallet does not support; it supports [${supported}]`,
     );
   }
   // Stryker restore all
@@ -414,19 +369,25 @@ function constructValue(cpr: ValidatedCpr, context: JsonObject): DerivedPayment[
 
 /**
  * Spec 4.4 step 5 and 2.10: `reference` is the memo when present, otherwise the request_id;
- * `conditions` are the sub-interface fields that condition the payment (everything of the
- * sub-interface that is not an address or beneficiary field), plus the selected rail.
+ * `conditions` are the selected rail and the sub-interface fields of the CPR.
  */
 function constructIntent(cpr: ValidatedCpr, selection: RailSelection): DerivedPayment['intent'] {
   const memo = cpr.doc.memo;
   const reference = typeof memo === 'string' ? memo : cpr.requestId;
-  const fields = SUB_INTERFACES[selection.subInterface];
-  const conditions: JsonObject = { rail: selection.rail };
-  for (const name of [...fields.required, ...fields.optional]) {
-    if (fields.address.includes(name) || name === 'beneficiary_name' || name === 'bank_name') continue;
-    if (cpr.doc[name] !== undefined) conditions[name] = structuredClone(cpr.doc[name]);
-  }
+  // Stryker disable next-line ObjectLiteral: profile 3 leaves to the wallet which members conditions holds (each one named after a sub-interface field equals the CPR's value; the rail is the wallet's own): an empty object is conformant
+  const conditions: JsonObject = { rail: selection.rail, ...subInterfaceFields(cpr, selection.subInterface) };
   return { reference, conditions };
+}
+
+/**
+ * The fields of a sub-interface with the CPR's values. A field the CPR does not carry is
+ * undefined here, so it is absent from the Payment on the wire (JSON has no undefined).
+ */
+function subInterfaceFields(cpr: ValidatedCpr, subInterface: SubInterface): JsonObject {
+  const fields = SUB_INTERFACES[subInterface];
+  const out: JsonObject = {};
+  for (const name of [...fields.required, ...fields.optional]) out[name] = structuredClone(cpr.doc[name]);
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -454,11 +415,10 @@ interface PaymentParts {
  * `context: {rail, request_id}` binding the request_id for traceability.
  */
 function assemblePayment(cpr: ValidatedCpr, selection: RailSelection, parts: PaymentParts): DerivedPayment {
-  const payee = structuredClone(cpr.doc.payee) as JsonObject;
-  const fields = SUB_INTERFACES[selection.subInterface];
-  for (const name of [...fields.required, ...fields.optional]) {
-    if (cpr.doc[name] !== undefined) payee[name] = structuredClone(cpr.doc[name]);
-  }
+  const payee = {
+    ...(structuredClone(cpr.doc.payee) as JsonObject),
+    ...subInterfaceFields(cpr, selection.subInterface),
+  };
   return {
     id: randomUUID(),
     payer: parts.payer,
@@ -472,14 +432,3 @@ function assemblePayment(cpr: ValidatedCpr, selection: RailSelection, parts: Pay
 }
 
 // ---------------------------------------------------------------------------------------------
-
-// Deliberately the wallet's own RFC 3339 reader (not src/validator/rfc3339.ts): a reference
-// implementation shares no timestamp parser with the suite that grades it.
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
-
-/** Milliseconds since the epoch of an RFC 3339 timestamp (any offset), or undefined. */
-function parseRfc3339(value: unknown): number | undefined {
-  if (typeof value !== 'string' || !RFC3339.test(value)) return undefined;
-  const ms = Date.parse(value.toUpperCase());
-  return Number.isNaN(ms) ? undefined : ms;
-}

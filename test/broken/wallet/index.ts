@@ -12,6 +12,7 @@ import {
   payerAmountUnchecked,
   paysAtExpiryInstant,
   retrievesOverHttp,
+  undecodableUriInvalidRequest,
   unreachablePayeeAsStructure,
 } from './mutation-faults.js';
 import { noReferenceUris } from './no-reference-uris.js';
@@ -60,6 +61,7 @@ const all = [
   ...wireGarbage,
   harnessBodyUnchecked,
   invalidRequestWithoutMessage,
+  undecodableUriInvalidRequest,
   payerAmountUnchecked,
   unreachablePayeeAsStructure,
   retrievesOverHttp,

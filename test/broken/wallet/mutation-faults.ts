@@ -175,3 +175,27 @@ export const invalidRequestWithoutMessage = brokenWallet({
     stdioLine: JSON.stringify({ error: { code: 'INVALID_REQUEST', message: '' } }),
   },
 });
+
+/**
+ * The decoding failure of a uri answered as a harness request error: a uri string that is no
+ * usable cpr uri is refused 400 INVALID_REQUEST (profile 3 keeps INVALID_REQUEST for a uri that
+ * is not a string; everything about the document is one of the 422 codes).
+ */
+export const undecodableUriInvalidRequest = brokenWallet({
+  id: 'wallet-undecodable-uri-invalid-request',
+  fault:
+    'a uri string that cannot be decoded as a cpr uri is refused 400 INVALID_REQUEST instead of a 422 code',
+  expected: ['PRF-3-DERIVE-ERROR-CODES'],
+  core: (options) => {
+    const core = createWalletCore(options);
+    return {
+      async derive(body) {
+        const result = await core.derive(body);
+        return !result.ok && /^the uri is not a usable cpr uri/.test(result.error.message)
+          ? refusal('INVALID_REQUEST', `"uri" is not a cpr uri: ${result.error.message}`)
+          : result;
+      },
+      close: () => core.close(),
+    };
+  },
+});

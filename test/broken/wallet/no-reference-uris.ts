@@ -9,7 +9,10 @@ export const noReferenceUris = brokenWallet({
   core: (options) => ({
     // the reference derivation, without its CPR fetcher
     derive: (body) =>
-      derivePayment(body as Parameters<typeof derivePayment>[0], { supportedRails: options.supportedRails }),
+      derivePayment(body as Parameters<typeof derivePayment>[0], {
+        now: new Date(),
+        supportedRails: options.supportedRails,
+      }),
     close: async () => undefined,
   }),
 });
