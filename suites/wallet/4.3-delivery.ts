@@ -95,7 +95,9 @@ const UNOBTAINABLE: readonly Unobtainable[] = [
  * A plain-HTTP payee on 127.0.0.1 serving `cpr` to any GET (stopped when the check ends): the
  * number of requests it received, and the reference URI naming it as the endpoint.
  */
-async function plainHttpPayee(cpr: JsonObject): Promise<{ uri: string; requests: () => number }> {
+async function plainHttpPayee(
+  cpr: JsonObject,
+): Promise<{ uri: string; lookalikes: [string, string][]; requests: () => number }> {
   let requests = 0;
   const text = JSON.stringify(cpr);
   const server = createServer((req, res) => {
@@ -114,8 +116,17 @@ async function plainHttpPayee(cpr: JsonObject): Promise<{ uri: string; requests:
   );
   const { port } = server.address() as AddressInfo;
   const token = randomBytes(16).toString('hex');
+  const uri = (endpoint: string): string => `cpr://${token}?endpoint=${encodeURIComponent(endpoint)}`;
+  const base = `http://127.0.0.1:${port}`;
   return {
-    uri: `cpr://${token}?endpoint=${encodeURIComponent(`http://127.0.0.1:${port}`)}`,
+    uri: uri(base),
+    // plain-http endpoints a test that is not anchored to the scheme would take for https
+    lookalikes: [
+      ['whose path holds "https://"', uri(`${base}/https://payee.example`)],
+      ['whose query holds "https://"', uri(`${base}/?via=https://payee.example`)],
+      ['written in capitals', uri(`HTTP://127.0.0.1:${port}`)],
+      ['already ending in /cpr/{token}', uri(`${base}/cpr/${token}`)],
+    ],
     requests: () => requests,
   };
 }
@@ -294,15 +305,18 @@ describe('CPR-1.0 section 4.3: delivery rules (paying application)', () => {
     check(
       'token-never-sent-over-plain-http',
       ['CPR-5-TLS-ONLY'],
-      'a reference URI whose endpoint is plain http is refused without sending the token there (a token travels only over TLS)',
+      'a reference URI whose endpoint is plain http (also when https:// appears later in it, or its scheme is in capitals) is refused without sending the token there (a token travels only over TLS)',
       async () => {
         const payee = await plainHttpPayee(await baseCpr(wallet));
-        const r = await wallet.derive({ uri: payee.uri, context: deriveContext() });
-        assertThat(
-          payee.requests() === 0,
-          `the wallet sent the token to a plain-http endpoint (${payee.requests()} request(s)); a cpr token travels only over TLS (spec 5 rule 4)`,
-        );
-        expectRejection(r, 'the derivation from a reference URI whose endpoint is plain http');
+        const cases: [string, string][] = [['', payee.uri], ...payee.lookalikes];
+        for (const [what, uri] of cases) {
+          const r = await wallet.derive({ uri, context: deriveContext() });
+          assertThat(
+            payee.requests() === 0,
+            `the wallet sent the token to a plain-http endpoint ${what} (${payee.requests()} request(s)); a cpr token travels only over TLS (spec 5 rule 4)`,
+          );
+          expectRejection(r, `the derivation from a reference URI whose endpoint is plain http ${what}`);
+        }
       },
     );
 
@@ -312,10 +326,16 @@ describe('CPR-1.0 section 4.3: delivery rules (paying application)', () => {
       'a reference URI whose endpoint is plain http is refused with 422 TOKEN_REJECTED',
       async () => {
         const payee = await plainHttpPayee(await baseCpr(wallet));
-        expectRejectionCode(
-          await wallet.derive({ uri: payee.uri, context: deriveContext() }),
-          ['TOKEN_REJECTED'],
-          'the derivation from a reference URI whose endpoint is plain http',
+        await allCases(
+          [['', payee.uri], ...payee.lookalikes] as [string, string][],
+          ([what]) => what || 'as such',
+          async ([what, uri]) => {
+            expectRejectionCode(
+              await wallet.derive({ uri, context: deriveContext() }),
+              ['TOKEN_REJECTED'],
+              `the derivation from a reference URI whose endpoint is plain http ${what}`,
+            );
+          },
         );
       },
     );

@@ -289,6 +289,14 @@ describe('CPR-1.0 section 4.5: interoperability behaviors', () => {
                 `an open-amount request with payer_amount ${short(v)} was paid (payment.value.amount ${short(amount)}); an amount is base-10 digits from 1 to 2^256 - 1`,
               );
             }
+            // the refusal is a profile error body: a code and a message for a person (profile 1)
+            if (
+              r.error.code !== undefined &&
+              (typeof r.error.message !== 'string' || r.error.message.trim() === '')
+            )
+              fail(
+                `the refusal (${r.error.code}) of payer_amount ${short(v)} has no message for a person (profile 1: every error body carries one)`,
+              );
           },
         );
       },

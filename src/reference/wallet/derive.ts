@@ -3,7 +3,7 @@ import { decodeCprUri } from '../../codec/uri.js';
 import { isRail, type Rail, type SubInterface } from '../../model/cpr.js';
 import { isObject } from '../../model/util.js';
 import { validateCpr } from '../../validator/index.js';
-import { describeGiven, describeType, isAmountString, normalizeAmount } from './amount.js';
+import { describeGiven, isAmountString } from './amount.js';
 import { type DerivationError, DerivationFailure } from './errors.js';
 import type { CprFetcher } from './fetch.js';
 import { DEFAULT_SUPPORTED_RAILS, SUB_INTERFACES, subInterfaceOf } from './rails.js';
@@ -85,8 +85,8 @@ export async function derivePayment(
   options: DerivationOptions,
 ): Promise<DerivationResult> {
   try {
-    const { source, context } = checkInput(input);
-    const document = source.kind === 'uri' ? await resolveUri(source.uri, options.fetchCpr) : source.cpr;
+    const { uri, cpr: given, context } = checkInput(input);
+    const document = uri !== undefined ? await resolveUri(uri, options.fetchCpr) : given;
 
     const cpr = parseAndValidate(document, options.now); // step 1
     const selection = selectRail(cpr, options.supportedRails); // step 2
@@ -107,10 +107,11 @@ export async function derivePayment(
 // ---------------------------------------------------------------------------------------------
 // Input shape (profile section 3: the harness body)
 
-type Source = { kind: 'cpr'; cpr: unknown } | { kind: 'uri'; uri: string };
-
 interface CheckedInput {
-  source: Source;
+  /** The uri given, or undefined when the cpr itself is. */
+  uri: string | undefined;
+  /** The cpr given (undefined when a uri is). */
+  cpr: unknown;
   context: DerivationContextInput & JsonObject;
 }
 
@@ -172,8 +173,11 @@ function checkInput(input: unknown): CheckedInput {
       `"context.payer_amount" must be an amount string (base-10 digits in the smallest unit, from 1 to 2^256 - 1), not ${describeGiven(context.payer_amount)}`,
     );
   }
-  const source: Source = hasUri ? { kind: 'uri', uri: input.uri as string } : { kind: 'cpr', cpr: input.cpr };
-  return { source, context: context as DerivationContextInput & JsonObject };
+  return {
+    uri: input.uri as string | undefined,
+    cpr: input.cpr,
+    context: context as DerivationContextInput & JsonObject,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -196,6 +200,7 @@ async function resolveUri(uri: string, fetchCpr: CprFetcher | undefined): Promis
   if (!decoded.ok) {
     throw new DerivationFailure(
       'INVALID_STRUCTURE',
+      // Stryker disable next-line OptionalChaining: equivalent (a decoding that failed has a finding)
       `the uri is not a usable cpr uri: ${decoded.findings[0]?.message}`,
     );
   }
@@ -243,7 +248,10 @@ interface ValidatedCpr {
  */
 function parseAndValidate(document: unknown, now: Date): ValidatedCpr {
   if (!isObject(document)) {
-    throw new DerivationFailure('INVALID_STRUCTURE', `a cpr is a json object, not ${describeType(document)}`);
+    throw new DerivationFailure(
+      'INVALID_STRUCTURE',
+      `a cpr is a json object, not ${describeGiven(document)}`,
+    );
   }
   // Spec 9 rule 1: cpr_version must equal CPR-1.0; the application validates it before processing.
   if (document.cpr_version !== 'CPR-1.0') {
@@ -252,13 +260,13 @@ function parseAndValidate(document: unknown, now: Date): ValidatedCpr {
       `"cpr_version" is ${describeGiven(document.cpr_version)}; this wallet reads "CPR-1.0" only`,
     );
   }
-  // Profile section 1: a JSON-number amount that is a safe integer is accepted as its digit
-  // string; any other number is refused (precision may already be lost).
+  // Profile section 1: a JSON-number amount that is a safe integer is read as its digit string
+  // (the validator then refuses 0 and negatives); any other number stays a number, which the
+  // validator in wallet mode refuses (precision may already be lost).
   const doc: JsonObject = { ...document };
-  if (isObject(document.value) && document.value.amount !== undefined) {
-    const amount = normalizeAmount(document.value.amount);
-    if (!amount.ok) throw new DerivationFailure('INVALID_STRUCTURE', `"value.amount": ${amount.reason}`);
-    doc.value = { ...document.value, amount: amount.amount };
+  const amount = isObject(document.value) ? document.value.amount : undefined;
+  if (typeof amount === 'number' && Number.isSafeInteger(amount)) {
+    doc.value = { ...(document.value as JsonObject), amount: amount.toFixed(0) };
   }
 
   // The validator in wallet mode: request_id (spec 4.3 rule 3), expires_at in the future (spec 7

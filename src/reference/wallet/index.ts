@@ -4,7 +4,7 @@
  * (`core.ts`) and its transports, the HTTPS harness and stdio (`server.ts`).
  * @packageDocumentation
  */
-export { describeType, isAmountString, type NormalizedAmount, normalizeAmount } from './amount.js';
+export { isAmountString } from './amount.js';
 export { createWalletCore, type WalletCore, type WalletCoreOptions } from './core.js';
 export {
   type DerivationContextInput,

@@ -8,6 +8,7 @@ import { contextRailReplaced } from './context-rail-replaced.js';
 import type { WalletFault } from './harness.js';
 import {
   harnessBodyUnchecked,
+  httpsTestUnanchored,
   invalidRequestWithoutMessage,
   payerAmountUnchecked,
   paysAtExpiryInstant,
@@ -60,6 +61,7 @@ const all = [
   ...profileFaults,
   ...wireGarbage,
   harnessBodyUnchecked,
+  httpsTestUnanchored,
   invalidRequestWithoutMessage,
   undecodableUriInvalidRequest,
   payerAmountUnchecked,

@@ -4,7 +4,15 @@
  */
 import { get as httpGet } from 'node:http';
 import { createWalletCore, type WalletCore } from '../../../src/reference/wallet/index.js';
-import { bodyOf, brokenWallet, editPayments, jsonAnswer, refusal, refuseFirst } from './harness.js';
+import {
+  bodyOf,
+  brokenWallet,
+  editPayments,
+  jsonAnswer,
+  refusal,
+  refuseFirst,
+  type WalletFault,
+} from './harness.js';
 
 const UNREADABLE = { error: { code: 'INVALID_STRUCTURE', message: 'the cpr could not be read' } };
 
@@ -101,6 +109,33 @@ function plainGet(url: string): Promise<unknown> {
 }
 
 /**
+ * A wallet that retrieves over plain http the reference URIs whose endpoint `sendsInClear` picks
+ * (the token sent in clear), and pays the CPR served there.
+ */
+function overPlainHttp(sendsInClear: (endpoint: string) => boolean): WalletFault['core'] {
+  return (options) => {
+    const core = createWalletCore(options);
+    return {
+      async derive(body) {
+        const b = bodyOf(body);
+        const m = typeof b?.uri === 'string' ? /^cpr:\/\/([a-z0-9]+)\?endpoint=([^&]*)$/i.exec(b.uri) : null;
+        const endpoint = decodeURIComponent(m?.[2] ?? '');
+        if (!m || !sendsInClear(endpoint)) return core.derive(body);
+        const base = endpoint.replace(/\/cpr\/[a-z0-9]+$/i, '');
+        let cpr: unknown;
+        try {
+          cpr = await plainGet(`http${base.slice(4)}/cpr/${m[1] ?? ''}`);
+        } catch (err) {
+          return refusal('TOKEN_REJECTED', `retrieving the cpr failed: ${String(err)}`);
+        }
+        return core.derive({ cpr, context: b?.context });
+      },
+      close: () => core.close(),
+    };
+  };
+}
+
+/**
  * The https test of the endpoint removed: the token of a reference URI whose endpoint is plain
  * http is sent in clear, and the CPR served there is paid.
  */
@@ -109,25 +144,20 @@ export const retrievesOverHttp = brokenWallet({
   fault:
     'a reference URI whose endpoint is plain http is retrieved over http (the token sent in clear) and paid',
   expected: ['CPR-5-TLS-ONLY', 'PRF-3-DERIVE-ERROR-CODES'],
-  core: (options) => {
-    const core = createWalletCore(options);
-    return {
-      async derive(body) {
-        const b = bodyOf(body);
-        const m =
-          typeof b?.uri === 'string' ? /^cpr:\/\/([a-z0-9]+)\?endpoint=(http%3A[^&]*)$/i.exec(b.uri) : null;
-        if (!m) return core.derive(body);
-        let cpr: unknown;
-        try {
-          cpr = await plainGet(`${decodeURIComponent(m[2] ?? '')}/cpr/${m[1] ?? ''}`);
-        } catch (err) {
-          return refusal('TOKEN_REJECTED', `retrieving the cpr failed: ${String(err)}`);
-        }
-        return core.derive({ cpr, context: b?.context });
-      },
-      close: () => core.close(),
-    };
-  },
+  core: overPlainHttp((endpoint) => /^http:/i.test(endpoint)),
+});
+
+/**
+ * The https test of the endpoint not anchored to its scheme (`/https:\/\//` without `^`): a
+ * plain-http endpoint that holds "https://" further on (in its path or query) is taken for https,
+ * and the token is sent there in clear.
+ */
+export const httpsTestUnanchored = brokenWallet({
+  id: 'wallet-https-test-unanchored',
+  fault:
+    'an endpoint is taken for https when "https://" appears anywhere in it: http://host/https://x receives the token in clear',
+  expected: ['CPR-5-TLS-ONLY', 'PRF-3-DERIVE-ERROR-CODES'],
+  core: overPlainHttp((endpoint) => /^http:/i.test(endpoint) && /https:\/\//i.test(endpoint)),
 });
 
 /**
@@ -157,7 +187,8 @@ export const paysAtExpiryInstant = brokenWallet({
 export const invalidRequestWithoutMessage = brokenWallet({
   id: 'wallet-invalid-request-without-message',
   fault: 'an error in the harness request is answered INVALID_REQUEST with an empty message',
-  expected: ['PRF-3-HARNESS-REQUEST-ERROR'],
+  // a malformed payer_amount is one such error (refused INVALID_REQUEST, message empty)
+  expected: ['PRF-3-HARNESS-REQUEST-ERROR', 'PRF-1-AMOUNT-FORMAT'],
   core: (options) => {
     const core = createWalletCore(options);
     return {
