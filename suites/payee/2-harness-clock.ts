@@ -12,14 +12,9 @@ import {
   clockVerdict,
   harness,
   MALFORMED_CLOCK_BODIES,
+  MAY_REFUSE_CLOCK_BODIES,
   payeeNowMs,
 } from './_support/index.js';
-
-/** Clock bodies the payee may refuse (then 400 INVALID_REQUEST with the error body) or honour. */
-const MAY_REFUSE_CLOCK_BODIES: readonly (readonly [string, unknown])[] = [
-  ['a fractional advance_seconds', { advance_seconds: 1.5 }],
-  ['a member profile 2 does not list', { advance_seconds: 0, note: 'x' }],
-];
 
 describe('profile section 2: the optional test clock of the payee harness', () => {
   check(

@@ -26,6 +26,7 @@ import {
   errorBodyProblems,
   harness,
   MALFORMED_CLOCK_BODIES,
+  MAY_REFUSE_CLOCK_BODIES,
   maxValiditySeconds,
   servedRails,
 } from './_support/index.js';
@@ -231,12 +232,20 @@ describe('profile sections 1 and 2: malformed harness bodies, member by member',
       };
       for (const [what, body] of [...MUST_REFUSE, ...MAY_REFUSE])
         bodyOf(await h.createRequest(body as PayeeRequestParams), `a harness request with ${what}`);
-      if (h.fulfillRaw !== undefined)
+      if (h.fulfillRaw !== undefined) {
         for (const [what, body] of MALFORMED_FULFILLMENTS)
           bodyOf(await h.fulfillRaw(body), `a fulfillment with ${what}`);
+        // refused as INVALID_REQUEST or REQUEST_UNKNOWN: either way with the error body
+        bodyOf(
+          await h.fulfillRaw({ request_id: randomUUID(), note: 'x' }),
+          'a fulfillment of an unknown request_id with a member profile 2 does not list',
+        );
+      }
       const verdict = await clockVerdict();
       if (h.advanceClockRaw !== undefined && verdict.kind !== 'absent') {
-        for (const [what, body] of MALFORMED_CLOCK_BODIES)
+        // a negative advance is refused or leaves now where it was (graded by PRF-2-HARNESS-CLOCK)
+        const never: [string, unknown] = ['a negative advance_seconds', { advance_seconds: -60 }];
+        for (const [what, body] of [...MALFORMED_CLOCK_BODIES, ...MAY_REFUSE_CLOCK_BODIES, never])
           bodyOf(await h.advanceClockRaw(body), `a clock body with ${what}`);
         // the suite follows the payee's now wherever the bodies above left it
         await advanceClock(1);

@@ -708,3 +708,12 @@ export const MALFORMED_CLOCK_BODIES: readonly (readonly [string, unknown])[] = [
   ['advance_seconds 2^53', { advance_seconds: 2 ** 53 }],
   ['advance_seconds 1e300', { advance_seconds: 1e300 }],
 ];
+
+/**
+ * Clock bodies the payee may refuse (then 400 INVALID_REQUEST with the error body) or honour
+ * (without moving now back).
+ */
+export const MAY_REFUSE_CLOCK_BODIES: readonly (readonly [string, unknown])[] = [
+  ['a fractional advance_seconds', { advance_seconds: 1.5 }],
+  ['a member profile 2 does not list', { advance_seconds: 0, note: 'x' }],
+];

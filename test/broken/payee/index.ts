@@ -35,6 +35,7 @@ import { invalidRequest422 } from './invalid-request-422.js';
 import { memoOverLimitHonoured } from './memo-over-limit-honoured.js';
 import { memoUtf16Limit } from './memo-utf16-limit.js';
 import { noQr } from './no-qr.js';
+import { optionalRefusalsWithoutMessage } from './optional-refusals-without-message.js';
 import { partialCpr } from './partial-cpr.js';
 import { payerData } from './payer-data.js';
 import { plainHttp } from './plain-http.js';
@@ -129,6 +130,7 @@ export const faults: BrokenImplementation[] = [
   // mutation survivors (issue 16): harness.ts, malformed bodies member by member and options it can honour
   harnessIgnoresMalformedMembers,
   harnessMalformedErrorAnswers,
+  optionalRefusalsWithoutMessage,
   clockBodyMisread,
   extensionPayerNamesCarried,
   extensionUnprefixedKeysCarried,
