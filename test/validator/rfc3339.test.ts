@@ -116,8 +116,10 @@ describe("instantOf (the rules' reading, to which validateCpr leaves the schema'
       .tuple(near, fc.nat(30), fc.constantFrom('', 'x', '9', '-', ':'))
       .map(([s, i, c]) => s.slice(0, i) + c + s.slice(i + 1));
     let refusedByAjv = 0;
+    let total = 0;
     fc.assert(
       fc.property(fc.oneof(near, leap, mutated, fc.string({ maxLength: 30 })), (text) => {
+        total++;
         const ours = instantOf(text);
         if (!ajvDateTime(text)) {
           refusedByAjv++;
@@ -127,7 +129,8 @@ describe("instantOf (the rules' reading, to which validateCpr leaves the schema'
       }),
       { numRuns: 20_000, seed: 20261126 },
     );
-    expect(refusedByAjv).toBeGreaterThan(1000);
+    // the generators reach the refusals (a share, not a count: the mutation run bounds the runs)
+    expect(refusedByAjv).toBeGreaterThan(total / 20);
   });
 
   it('takes a leap second only at 23:59:60 UTC, as ajv-formats does', () => {
