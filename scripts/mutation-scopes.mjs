@@ -29,7 +29,10 @@ export const SCOPES = [
     name: 'wallet',
     mutate: ['src/reference/wallet/**/*.ts'],
     prefixes: ['src/reference/wallet/'],
-    observers: ['suite:wallet'],
+    // the reference's own configuration (rail list, defaults, retrieval timeout and size bound,
+    // listening, the body bound, paths that are no endpoint, the 500 of a failing core, the stdio
+    // loop's blank lines and early close), which the suite cannot see
+    observers: ['suite:wallet', 'vitest:test/reference/wallet-config'],
   },
   {
     name: 'validator',

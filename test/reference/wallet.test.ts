@@ -107,15 +107,6 @@ describe('POST {harness}/derive over HTTPS (profile section 3)', () => {
     expect(res.body.error?.code).toBe('INVALID_REQUEST');
     expect(res.body.error?.message).toContain('context');
   });
-
-  it('answers 405 to a GET and 404 to another path, always with an error body', async () => {
-    const get = await request(`${wallet.harnessUrl}/derive`, { dispatcher: client });
-    expect(get.statusCode).toBe(405);
-    expect(((await get.body.json()) as HarnessBody).error?.code).toBe('INVALID_REQUEST');
-    const other = await post({}, '/nothing');
-    expect(other.status).toBe(404);
-    expect(other.body.error?.message).toContain('/harness/derive');
-  });
 });
 
 describe('reference URIs (spec 4.1, 4.2, 5; profile section 2)', () => {

@@ -9,7 +9,6 @@
 import type { Rail } from '../../model/cpr.js';
 import { type DerivationResult, derivePayment } from './derive.js';
 import { createHttpsCprFetcher } from './fetch.js';
-import { DEFAULT_SUPPORTED_RAILS } from './rails.js';
 
 /** Options shared by both forms of the wallet harness (profile section 3). */
 export interface WalletCoreOptions {
@@ -43,18 +42,16 @@ export interface WalletCore {
  * ```
  */
 export function createWalletCore(options: WalletCoreOptions): WalletCore {
+  // Each default (timeout, rails, clock) is the one of the fetcher or of derivePayment.
   const fetcher = createHttpsCprFetcher({
     trustedCaPems: options.trustedCaPems,
-    // Stryker disable next-line all: the reference's own configuration (a retrieval timeout the default stack never sets)
-    ...(options.fetchTimeoutMs !== undefined ? { timeoutMs: options.fetchTimeoutMs } : {}),
+    timeoutMs: options.fetchTimeoutMs,
   });
-  const supportedRails = options.supportedRails ?? DEFAULT_SUPPORTED_RAILS;
-  const clock = options.clock ?? (() => new Date());
   return {
     derive: (body) =>
       derivePayment(body as Parameters<typeof derivePayment>[0], {
-        now: clock(),
-        supportedRails,
+        now: options.clock?.(),
+        supportedRails: options.supportedRails,
         fetchCpr: fetcher.fetchCpr,
       }),
     close: () => fetcher.close(),

@@ -207,14 +207,12 @@ async function resolveUri(uri: string, fetchCpr: CprFetcher | undefined): Promis
   const value = decoded.value;
   if (value.kind === 'inline') return value.document;
   // The retrieval url is the endpoint's (profile 2), found https above.
-  // Stryker disable all: reached only by a derivation set up without a fetcher (the broken wallet wallet-no-reference-uris); the reference wallet always has one
   if (!fetchCpr) {
     throw new DerivationFailure(
       'TOKEN_REJECTED',
       'this wallet was set up without a way to retrieve reference uris; send the cpr itself or an inline uri',
     );
   }
-  // Stryker restore all
   try {
     return await fetchCpr(value.retrievalUrl);
   } catch (err) {
@@ -330,14 +328,12 @@ function selectRail(cpr: ValidatedCpr, supported: readonly Rail[]): RailSelectio
   }
 
   const first = offered[0];
-  // Stryker disable all: reached only with a rail list leaving a sub-interface without a rail (the self-test's wallets configured so reach it: wallet-silent-unsupported-rail); the default reference supports a rail of every sub-interface
   if (first === undefined) {
     throw new DerivationFailure(
       'UNSUPPORTED_RAIL',
       `this request can only be paid by ${candidates.join(', ')}, which this wallet does not support; it supports [${supported}]`,
     );
   }
-  // Stryker restore all
   return { rail: first, subInterface };
 }
 

@@ -11,18 +11,6 @@ export type DerivationErrorCode =
   | 'TOKEN_REJECTED'
   | 'INVALID_REQUEST';
 
-// Deliberately the wallet's own list (the suite's is DERIVE_REFUSAL_CODES in src/drivers/http-wallet.ts).
-/** Every {@link DerivationErrorCode}, in the profile's order. */
-export const DERIVATION_ERROR_CODES: readonly DerivationErrorCode[] = [
-  'EXPIRED',
-  'INVALID_VERSION',
-  'INVALID_STRUCTURE',
-  'UNSUPPORTED_RAIL',
-  'AMOUNT_REQUIRED',
-  'TOKEN_REJECTED',
-  'INVALID_REQUEST',
-];
-
 /** The error member of a failed derivation: `{code, message}` with a message for a person. */
 export interface DerivationError {
   /** Stable code (profile section 3). */
@@ -46,7 +34,6 @@ export class DerivationFailure extends Error {
 
   constructor(code: DerivationErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = 'DerivationFailure';
     this.code = code;
   }
 

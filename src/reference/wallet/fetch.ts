@@ -44,8 +44,9 @@ export interface HttpsCprFetcher {
 export function createHttpsCprFetcher(options: HttpsCprFetcherOptions = {}): HttpsCprFetcher {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxBytes = options.maxBytes ?? 1024 * 1024;
-  const ca = options.trustedCaPems && options.trustedCaPems.length > 0 ? options.trustedCaPems : undefined;
-  const dispatcher = new Agent({ connect: { ...(ca ? { ca } : {}), timeout: timeoutMs } });
+  // An empty list, like none, leaves Node's default CAs.
+  const ca = options.trustedCaPems?.length ? options.trustedCaPems : undefined;
+  const dispatcher = new Agent({ connect: { ca, timeout: timeoutMs } });
 
   async function fetchCpr(retrievalUrl: string): Promise<unknown> {
     // A url the codec built (an unparsable one, like any failure to connect or to read the answer,
@@ -53,14 +54,12 @@ export function createHttpsCprFetcher(options: HttpsCprFetcherOptions = {}): Htt
     const url = new URL(retrievalUrl);
     // Spec 5 rules 4-5: the token travels over TLS only. derivePayment refuses a non-https
     // endpoint before it calls the fetcher; this is the fetcher's own guarantee.
-    // Stryker disable all: unreachable through derivePayment, which refuses a non-https endpoint first (checked by token-never-sent-over-plain-http)
     if (url.protocol !== 'https:') {
       throw new DerivationFailure(
         'TOKEN_REJECTED',
         `the retrieval url ${url.origin} is not https; a cpr token is only sent over tls (spec 5 rule 4)`,
       );
     }
-    // Stryker restore all
     const response = await request(url, {
       method: 'GET',
       dispatcher,
@@ -99,14 +98,12 @@ async function readLimited(
   let size = 0;
   for await (const chunk of body) {
     size += chunk.length;
-    // Stryker disable all: a bound of the reference's own (the profile sets none on a CPR's size); beyond it the answer is TOKEN_REJECTED like any unusable answer
     if (size > maxBytes) {
       throw new DerivationFailure(
         'TOKEN_REJECTED',
         `the payee at ${origin} answered more than ${maxBytes} bytes; a cpr is far smaller`,
       );
     }
-    // Stryker restore all
     chunks.push(Buffer.from(chunk));
   }
   return Buffer.concat(chunks).toString('utf8');

@@ -15,12 +15,7 @@ export {
   derivePayment,
   type JsonObject,
 } from './derive.js';
-export {
-  DERIVATION_ERROR_CODES,
-  type DerivationError,
-  type DerivationErrorCode,
-  DerivationFailure,
-} from './errors.js';
+export { type DerivationError, type DerivationErrorCode, DerivationFailure } from './errors.js';
 export {
   type CprFetcher,
   createHttpsCprFetcher,

@@ -93,7 +93,6 @@ export async function startWalletHarness(
   options: WalletHarnessOptions,
 ): Promise<ReferenceWallet> {
   const server: Server = createServer({ cert: options.tls.certPem, key: options.tls.keyPem }, (req, res) => {
-    // Stryker disable all: defensive, reached only by a defect of the wallet itself (derive never throws)
     handle(core, req, res).catch((err: unknown) => {
       send(res, 500, {
         error: {
@@ -103,7 +102,6 @@ export async function startWalletHarness(
       });
     });
   });
-  // Stryker restore all
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -112,7 +110,6 @@ export async function startWalletHarness(
         resolve();
       });
     });
-    // Stryker disable next-line BlockStatement: a port the reference cannot listen on stops it before any check (the run's preflight)
   } catch (err) {
     await core.close();
     throw err;
@@ -135,31 +132,25 @@ export async function startWalletHarness(
 }
 
 async function handle(core: WalletCore, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  // Stryker disable all: paths and methods that are no endpoint (profile 3 defines POST {harness}/derive only; what anything else gets is not specified)
   const path = new URL(req.url ?? '/', 'https://127.0.0.1').pathname;
   if (path !== '/harness/derive') {
-    await drain(req);
     send(res, 404, {
       error: { code: 'NOT_FOUND', message: `no such path ${path}; post derivations to /harness/derive` },
     });
     return;
   }
   if (req.method !== 'POST') {
-    await drain(req);
     res.setHeader('allow', 'POST');
     send(res, 405, {
       error: { code: 'INVALID_REQUEST', message: `${req.method} is not allowed here; use POST` },
     });
     return;
   }
-  // Stryker restore all
   const text = await readBody(req);
-  // Stryker disable all: a bound of the reference's own (the profile sets no size on a harness request)
   if (text === undefined) {
     send(res, 413, invalid(`the body is larger than ${MAX_BODY_BYTES} bytes`));
     return;
   }
-  // Stryker restore all
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -182,17 +173,10 @@ async function readBody(req: IncomingMessage): Promise<string | undefined> {
   let tooLarge = false;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    // Stryker disable next-line all: a bound of the reference's own (the profile sets no size on a harness request)
     if (size > MAX_BODY_BYTES) tooLarge = true;
     else chunks.push(chunk);
   }
   return tooLarge ? undefined : Buffer.concat(chunks).toString('utf8');
-}
-
-async function drain(req: IncomingMessage): Promise<void> {
-  for await (const _ of req as AsyncIterable<Buffer>) {
-    // discard
-  }
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
@@ -254,8 +238,7 @@ export async function serveWalletStdio(
   input: NodeJS.ReadableStream,
   output: NodeJS.WritableStream,
 ): Promise<void> {
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY, terminal: false });
-  // Stryker disable next-line all: a reader that closes stdout early (EPIPE) ends the session like EOF; no check reads after closing
+  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   output.on('error', () => lines.close());
   try {
     await serveWalletLines(core, lines, (line) => {
