@@ -76,7 +76,6 @@ export function createHttpsCprFetcher(options: HttpsCprFetcherOptions = {}): Htt
     }
     try {
       return JSON.parse(text) as unknown;
-      // Stryker disable all: a body that is not JSON is refused on every path (without this block the derivation finds no cpr object: INVALID_STRUCTURE); INVALID_STRUCTURE or TOKEN_REJECTED is free (AMB-36 names neither for a payload that is no JSON)
     } catch {
       throw new DerivationFailure(
         'INVALID_STRUCTURE',
@@ -85,7 +84,6 @@ export function createHttpsCprFetcher(options: HttpsCprFetcherOptions = {}): Htt
     }
   }
 
-  // Stryker restore all
   return { fetchCpr, close: () => dispatcher.close() };
 }
 
