@@ -132,7 +132,8 @@ export async function startWalletHarness(
 }
 
 async function handle(core: WalletCore, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const path = new URL(req.url ?? '/', 'https://127.0.0.1').pathname;
+  // A request a server receives always has its url.
+  const path = new URL(req.url as string, 'https://127.0.0.1').pathname;
   if (path !== '/harness/derive') {
     send(res, 404, {
       error: { code: 'NOT_FOUND', message: `no such path ${path}; post derivations to /harness/derive` },

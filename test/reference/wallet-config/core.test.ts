@@ -15,6 +15,7 @@ import {
   DEFAULT_SUPPORTED_RAILS,
   derivePayment,
   parseRailList,
+  subInterfaceOf,
   subInterfaceOfRail,
 } from '../../../src/reference/wallet/index.js';
 import { context, cprFor, NOW } from '../../derivation/fixtures.js';
@@ -56,6 +57,16 @@ describe('the rails it supports', () => {
       PIX: 'instant-key',
       UPI: 'instant-key',
     });
+  });
+
+  it('finds the sub-interface of a document by its rail, or else by the one address field present', () => {
+    const iban = { iban: 'DE89370400440532013000' };
+    const account = { account_number: '000123456789' };
+    expect(subInterfaceOf({ rail_hint: 'SWIFT' })).toBe('iban');
+    expect(subInterfaceOf({ rail_hint: 'OPEN', ...account })).toBe('account');
+    expect(subInterfaceOf({ key_type: 'EMAIL' })).toBe('instant-key');
+    expect(subInterfaceOf({ rail_hint: 'OPEN' })).toBeUndefined();
+    expect(subInterfaceOf({ rail_hint: 'FEDNOW', ...iban, ...account })).toBeUndefined();
   });
 
   it('createWalletCore pays every default rail and refuses SWIFT unless configured', async () => {
