@@ -252,6 +252,9 @@ class CprTestRunner {
     // worker StrykerJS kills at its limit would leave them running)
     const deadline = Date.now() + Math.max(1000, options.timeout - 3000);
     let nrOfTests = 0;
+    // an observer that gives no verdict (the mutated reference stack did not start, the harness
+    // crashed) does not end the judging: a later observer may still detect the mutant
+    let noVerdict;
     for (const observer of scope.observers) {
       // the checks of this observer that reach the mutant (all of them when StrykerJS gives no filter)
       let only;
@@ -288,13 +291,9 @@ class CprTestRunner {
         };
       }
       if (outcome.kind === 'timeout') return { status: MutantRunStatus.Timeout, reason: outcome.reason };
-      if (outcome.kind === 'harness') {
-        return {
-          status: MutantRunStatus.Error,
-          errorMessage: `no verdict (${observer}): ${outcome.message}`,
-        };
-      }
+      if (outcome.kind === 'harness') noVerdict ??= `no verdict (${observer}): ${outcome.message}`;
     }
+    if (noVerdict !== undefined) return { status: MutantRunStatus.Error, errorMessage: noVerdict };
     return { status: MutantRunStatus.Survived, nrOfTests };
   }
 

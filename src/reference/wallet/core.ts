@@ -9,6 +9,7 @@
 import type { Rail } from '../../model/cpr.js';
 import { type DerivationResult, derivePayment } from './derive.js';
 import { createHttpsCprFetcher } from './fetch.js';
+import { DEFAULT_SUPPORTED_RAILS } from './rails.js';
 
 /** Options shared by both forms of the wallet harness (profile section 3). */
 export interface WalletCoreOptions {
@@ -42,7 +43,7 @@ export interface WalletCore {
  * ```
  */
 export function createWalletCore(options: WalletCoreOptions): WalletCore {
-  // Each default (timeout, rails, clock) is the one of the fetcher or of derivePayment.
+  // The timeout's default is the fetcher's; the rails' and the clock's are set here.
   const fetcher = createHttpsCprFetcher({
     trustedCaPems: options.trustedCaPems,
     timeoutMs: options.fetchTimeoutMs,
@@ -50,8 +51,8 @@ export function createWalletCore(options: WalletCoreOptions): WalletCore {
   return {
     derive: (body) =>
       derivePayment(body as Parameters<typeof derivePayment>[0], {
-        now: options.clock?.(),
-        supportedRails: options.supportedRails,
+        now: options.clock?.() ?? new Date(),
+        supportedRails: options.supportedRails ?? DEFAULT_SUPPORTED_RAILS,
         fetchCpr: fetcher.fetchCpr,
       }),
     close: () => fetcher.close(),

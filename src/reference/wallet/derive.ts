@@ -331,7 +331,7 @@ function selectRail(cpr: ValidatedCpr, supported: readonly Rail[]): RailSelectio
   if (first === undefined) {
     throw new DerivationFailure(
       'UNSUPPORTED_RAIL',
-      `this request can only be paid by ${candidates.join(', ')}, which this wallet does not support; it supports [${supported}]`,
+      `this request can only be paid by [${candidates}], which this wallet does not support; it supports [${supported}]`,
     );
   }
   return { rail: first, subInterface };

@@ -121,7 +121,7 @@ describe('a rail list leaving a sub-interface without a rail', () => {
         error: {
           code: 'UNSUPPORTED_RAIL',
           message:
-            'this request can only be paid by ACH, which this wallet does not support; it supports SEPA_CT, PIX',
+            'this request can only be paid by [ACH], which this wallet does not support; it supports [SEPA_CT,PIX]',
         },
       });
     }
@@ -146,7 +146,10 @@ describe('a rail list leaving a sub-interface without a rail', () => {
 describe('a derivation set up without a fetcher', () => {
   it('refuses a reference uri: TOKEN_REJECTED, contacting no one', async () => {
     const uri = payee.offer(cprFor('ACH'));
-    const result = await derivePayment({ uri, context: context() }, { now: NOW });
+    const result = await derivePayment(
+      { uri, context: context() },
+      { now: NOW, supportedRails: DEFAULT_SUPPORTED_RAILS },
+    );
     expect(result).toEqual({
       ok: false,
       error: {
