@@ -44,34 +44,30 @@ describe('unreadRestores', () => {
   });
 
   it('finds none in the mutated sources of any scope', () => {
-    const found: string[] = [];
-    for (const scope of SCOPES as { prefixes: string[] }[]) {
-      for (const prefix of scope.prefixes) {
-        for (const name of readdirSync(join(root, prefix), { recursive: true })) {
-          const rel = join(prefix, String(name));
-          if (!rel.endsWith('.ts')) continue;
-          for (const line of restores(readFileSync(join(root, rel), 'utf8'))) found.push(`${rel}:${line}`);
-        }
-      }
-    }
+    const found = scopeSources().flatMap(([rel, text]) => restores(text).map((line) => `${rel}:${line}`));
     expect(found).toEqual([]);
   });
 
   it('every annotation of the mutated sources gives its reason', () => {
-    const unreasoned: string[] = [];
-    for (const scope of SCOPES as { prefixes: string[] }[]) {
-      for (const prefix of scope.prefixes) {
-        for (const name of readdirSync(join(root, prefix), { recursive: true })) {
-          const rel = join(prefix, String(name));
-          if (!rel.endsWith('.ts')) continue;
-          const annotations = parseAnnotations(readFileSync(join(root, rel), 'utf8')) as {
-            line: number;
-            reason: string;
-          }[];
-          for (const a of annotations) if (a.reason === '') unreasoned.push(`${rel}:${a.line}`);
-        }
-      }
-    }
+    const unreasoned = scopeSources().flatMap(([rel, text]) =>
+      (parseAnnotations(text) as { line: number; reason: string }[])
+        .filter((a) => a.reason === '')
+        .map((a) => `${rel}:${a.line}`),
+    );
     expect(unreasoned).toEqual([]);
   });
 });
+
+/** Every TypeScript file of every mutation scope: its path and text. */
+function scopeSources(): [string, string][] {
+  const out: [string, string][] = [];
+  for (const scope of SCOPES as { prefixes: string[] }[]) {
+    for (const prefix of scope.prefixes) {
+      for (const name of readdirSync(join(root, prefix), { recursive: true })) {
+        const rel = join(prefix, String(name));
+        if (rel.endsWith('.ts')) out.push([rel, readFileSync(join(root, rel), 'utf8')]);
+      }
+    }
+  }
+  return out;
+}

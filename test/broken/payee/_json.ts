@@ -11,6 +11,11 @@ export function sendJson(res: ServerResponse, status: number, value: unknown): v
   res.end(text);
 }
 
+/** 400 INVALID_REQUEST without the message profile 1 asks for (the fault of several broken payees). */
+export async function sendBareInvalidRequest(res: ServerResponse): Promise<void> {
+  sendJson(res, 400, { error: { code: 'INVALID_REQUEST' } });
+}
+
 /** A JSON object (not null, not an array). */
 export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -6,7 +6,7 @@ import {
   ReferencePayee,
 } from '../../../src/reference/payee/index.js';
 import type { BrokenImplementation } from '../types.js';
-import { isObject, sendJson } from './_json.js';
+import { isObject, sendBareInvalidRequest } from './_json.js';
 import { startBrokenPayee } from './_start.js';
 
 /**
@@ -20,26 +20,21 @@ class MalformedErrorAnswersPayee extends ReferencePayee {
     if (body === null || (isObject(body) && (body.asset === null || body.extensions === null)))
       throw new TypeError('Cannot convert undefined or null to object'); // the fault: a 500
     const parsed = parseCreateRequest(body);
-    if (!parsed.ok && !parsed.message.includes('"delivery"')) return bare(res); // the fault
+    if (!parsed.ok && !parsed.message.includes('"delivery"')) return sendBareInvalidRequest(res); // the fault
     return super.createRequest(body, res);
   }
 
   protected override advanceClock(body: unknown, res: ServerResponse): Promise<void> {
     if (body === null) throw new TypeError('Cannot convert undefined or null to object'); // the fault
-    if (!parseClockAdvance(body).ok) return bare(res); // the fault
+    if (!parseClockAdvance(body).ok) return sendBareInvalidRequest(res); // the fault
     return super.advanceClock(body, res);
   }
 
   protected override fulfill(body: unknown, res: ServerResponse): Promise<void> {
     if (body === null) throw new TypeError('Cannot convert undefined or null to object'); // the fault
-    if (!parseFulfillment(body).ok) return bare(res); // the fault
+    if (!parseFulfillment(body).ok) return sendBareInvalidRequest(res); // the fault
     return super.fulfill(body, res);
   }
-}
-
-/** 400 INVALID_REQUEST without the message profile 1 asks for. */
-async function bare(res: ServerResponse): Promise<void> {
-  sendJson(res, 400, { error: { code: 'INVALID_REQUEST' } });
 }
 
 /** Malformed harness bodies crash the payee or are refused without a message. */

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { ReferencePayee } from '../../../src/reference/payee/index.js';
 import type { BrokenImplementation } from '../types.js';
-import { isObject, sendJson } from './_json.js';
+import { isObject, sendBareInvalidRequest } from './_json.js';
 import { startBrokenPayee } from './_start.js';
 
 /**
@@ -14,21 +14,16 @@ class OptionalRefusalsWithoutMessagePayee extends ReferencePayee {
   protected override advanceClock(body: unknown, res: ServerResponse): Promise<void> {
     if (isObject(body) && typeof body.advance_seconds === 'number') {
       const n = body.advance_seconds;
-      if (Object.keys(body).length > 1 || !Number.isInteger(n) || n < 0) return bare(res); // the fault
+      if (Object.keys(body).length > 1 || !Number.isInteger(n) || n < 0) return sendBareInvalidRequest(res); // the fault
     }
     return super.advanceClock(body, res);
   }
 
   protected override fulfill(body: unknown, res: ServerResponse): Promise<void> {
     if (isObject(body) && typeof body.request_id === 'string' && Object.keys(body).length > 1)
-      return bare(res); // the fault
+      return sendBareInvalidRequest(res); // the fault
     return super.fulfill(body, res);
   }
-}
-
-/** 400 INVALID_REQUEST without the message profile 1 asks for. */
-async function bare(res: ServerResponse): Promise<void> {
-  sendJson(res, 400, { error: { code: 'INVALID_REQUEST' } });
 }
 
 /** The refusals the payee may make carry no message. */

@@ -179,6 +179,20 @@ export function editPayments(
   };
 }
 
+/** The reference core with its refusals rewritten (payments pass unchanged). */
+export function editRefusals(
+  core: WalletCore,
+  edit: (error: DerivationError, body: unknown) => DerivationResult,
+): WalletCore {
+  return {
+    async derive(body) {
+      const result = await core.derive(body);
+      return result.ok ? result : edit(result.error, body);
+    },
+    close: () => core.close(),
+  };
+}
+
 /** The reference core with the harness body changed before derivation. */
 export function editRequests(core: WalletCore, edit: (body: unknown) => unknown): WalletCore {
   return { derive: (body) => core.derive(edit(structuredClone(body))), close: () => core.close() };

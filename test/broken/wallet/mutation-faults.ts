@@ -8,6 +8,7 @@ import {
   bodyOf,
   brokenWallet,
   editPayments,
+  editRefusals,
   jsonAnswer,
   refusal,
   refuseFirst,
@@ -74,21 +75,12 @@ export const unreachablePayeeAsStructure = brokenWallet({
   fault:
     'a reference URI whose payee cannot be reached is refused with INVALID_STRUCTURE instead of TOKEN_REJECTED',
   expected: ['PRF-3-DERIVE-ERROR-CODES'],
-  core: (options) => {
-    const core = createWalletCore(options);
-    return {
-      async derive(body) {
-        const result = await core.derive(body);
-        return !result.ok && /^retrieving the cpr failed/.test(result.error.message)
-          ? refusal(
-              'INVALID_STRUCTURE',
-              `the derivation stopped on an unexpected error: ${result.error.message}`,
-            )
-          : result;
-      },
-      close: () => core.close(),
-    };
-  },
+  core: (options) =>
+    editRefusals(createWalletCore(options), (error) =>
+      /^retrieving the cpr failed/.test(error.message)
+        ? refusal('INVALID_STRUCTURE', `the derivation stopped on an unexpected error: ${error.message}`)
+        : { ok: false, error },
+    ),
 });
 
 /** GETs `url` over plain HTTP and parses the body (the fault of {@link retrievesOverHttp}). */
@@ -189,18 +181,11 @@ export const invalidRequestWithoutMessage = brokenWallet({
   fault: 'an error in the harness request is answered INVALID_REQUEST with an empty message',
   // a malformed payer_amount is one such error (refused INVALID_REQUEST, message empty)
   expected: ['PRF-3-HARNESS-REQUEST-ERROR', 'PRF-1-AMOUNT-FORMAT'],
-  core: (options) => {
-    const core = createWalletCore(options);
-    return {
-      async derive(body) {
-        const result = await core.derive(body);
-        return !result.ok && result.error.code === 'INVALID_REQUEST'
-          ? { ok: false, error: { ...result.error, message: '' } }
-          : result;
-      },
-      close: () => core.close(),
-    };
-  },
+  core: (options) =>
+    editRefusals(createWalletCore(options), (error) => ({
+      ok: false,
+      error: error.code === 'INVALID_REQUEST' ? { ...error, message: '' } : error,
+    })),
   notJson: {
     http: jsonAnswer(400, { error: { code: 'INVALID_REQUEST', message: '' } }),
     stdioLine: JSON.stringify({ error: { code: 'INVALID_REQUEST', message: '' } }),
@@ -217,16 +202,10 @@ export const undecodableUriInvalidRequest = brokenWallet({
   fault:
     'a uri string that cannot be decoded as a cpr uri is refused 400 INVALID_REQUEST instead of a 422 code',
   expected: ['PRF-3-DERIVE-ERROR-CODES'],
-  core: (options) => {
-    const core = createWalletCore(options);
-    return {
-      async derive(body) {
-        const result = await core.derive(body);
-        return !result.ok && /^the uri is not a usable cpr uri/.test(result.error.message)
-          ? refusal('INVALID_REQUEST', `"uri" is not a cpr uri: ${result.error.message}`)
-          : result;
-      },
-      close: () => core.close(),
-    };
-  },
+  core: (options) =>
+    editRefusals(createWalletCore(options), (error) =>
+      /^the uri is not a usable cpr uri/.test(error.message)
+        ? refusal('INVALID_REQUEST', `"uri" is not a cpr uri: ${error.message}`)
+        : { ok: false, error },
+    ),
 });
