@@ -263,8 +263,9 @@ function parseAndValidate(document: unknown, now: Date): ValidatedCpr {
   // validator in wallet mode refuses (precision may already be lost).
   const doc: JsonObject = { ...document };
   const amount = isObject(document.value) ? document.value.amount : undefined;
-  if (typeof amount === 'number' && Number.isSafeInteger(amount)) {
-    doc.value = { ...(document.value as JsonObject), amount: amount.toFixed(0) };
+  // (Number.isSafeInteger is false for anything that is no number)
+  if (Number.isSafeInteger(amount)) {
+    doc.value = { ...(document.value as JsonObject), amount: (amount as number).toFixed(0) };
   }
 
   // The validator in wallet mode: request_id (spec 4.3 rule 3), expires_at in the future (spec 7
