@@ -4,7 +4,6 @@
  */
 
 import {
-  ADDRESS_FIELDS,
   ALL_FIELDS,
   isRail,
   RAILS,
@@ -18,7 +17,7 @@ import {
 /** Rails the reference wallet supports unless configured otherwise: all but `SWIFT`. */
 export const DEFAULT_SUPPORTED_RAILS: readonly Rail[] = RAILS.filter((r) => r !== 'SWIFT');
 
-/** Fields of one sub-interface: required, optional, and which of them are address fields. */
+/** Fields of one sub-interface: required and optional, and the rails it serves. */
 export interface SubInterfaceFields {
   /** Spec section defining the sub-interface. */
   section: string;
@@ -26,8 +25,6 @@ export interface SubInterfaceFields {
   required: readonly string[];
   /** Optional fields. */
   optional: readonly string[];
-  /** Fields that address the payee (carried in `payee.rail_address` too). */
-  address: readonly string[];
   /** Rails this sub-interface serves (profile section 2). */
   rails: readonly Rail[];
 }
@@ -38,7 +35,6 @@ function fieldsOf(sub: SubInterface): SubInterfaceFields {
     section: SUB_INTERFACE_SECTION[sub],
     required,
     optional: ALL_FIELDS[sub].filter((f) => !required.includes(f)),
-    address: ADDRESS_FIELDS[sub],
     rails: RAILS.filter((r) => SUB_INTERFACE_OF_HINT[r] === sub),
   };
 }
