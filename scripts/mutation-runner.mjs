@@ -56,6 +56,12 @@ const DEFAULTS = {
   grepBelow: 0.6,
   /** A mutant that survives the checks reaching it is judged again by the whole suite of its target. */
   confirmSurvivors: true,
+  /**
+   * Judge the mutants of a scope that allows it (`judge` in scripts/mutation-scopes.mjs) with the
+   * judge process of the target (scripts/mutation-judge.mjs): the suite loaded once, the stack
+   * started afresh per mutant; the same verdict as a cprc run, without starting two processes.
+   */
+  judge: true,
 };
 
 /** Options schema of this plugin (StrykerJS validates the configuration against it). */
@@ -73,6 +79,7 @@ export const strykerValidationSchema = {
         bail: { type: 'boolean' },
         grepBelow: { type: 'number', minimum: 0, maximum: 1 },
         confirmSurvivors: { type: 'boolean' },
+        judge: { type: 'boolean' },
       },
     },
   },
@@ -93,6 +100,10 @@ class CprTestRunner {
     this.root = process.cwd(); // the sandbox
     this.work = mkdtempSync(join(tmpdir(), 'cprc-mutation-'));
     this.runCount = 0;
+    /** The judge process of each target (scripts/mutation-judge.mjs), started on first use. */
+    this.judges = new Map();
+    /** Suite runs of this worker: how many and how long, by the judge and by cprc run. */
+    this.tally = { judge: { runs: 0, ms: 0 }, cprc: { runs: 0, ms: 0 } };
   }
 
   capabilities() {
@@ -101,6 +112,15 @@ class CprTestRunner {
   }
 
   async dispose() {
+    const { judge, cprc } = this.tally;
+    if (judge.runs + cprc.runs > 0) {
+      const mean = (t) => (t.runs > 0 ? Math.round(t.ms / t.runs) : 0);
+      this.log.info(
+        `suite runs of this worker: ${judge.runs} by the judge (mean ${mean(judge)} ms), ${cprc.runs} by cprc run (mean ${mean(cprc)} ms)`,
+      );
+    }
+    for (const j of this.judges.values()) (await j)?.stop();
+    this.judges.clear();
     for (const v of this.vitest.values()) await (await v).dispose?.();
     rmSync(this.work, { recursive: true, force: true });
   }
@@ -269,10 +289,11 @@ class CprTestRunner {
       }
       const left = deadline - Date.now();
       if (left <= 0) return { status: MutantRunStatus.Timeout, reason: `${observer} not started in time` };
-      let outcome = await this.observe(observer, env, left, { only, mutantRun: options });
+      const judged = { mutantRun: options, judge: scope.judge === true && this.settings.judge };
+      let outcome = await this.observe(observer, env, left, { only, ...judged });
       if (outcome.kind === 'survived' && outcome.partial && this.settings.confirmSurvivors) {
         // survived the checks that reach it: the whole suite decides, as a full cprc run would
-        outcome = await this.observe(observer, env, deadline - Date.now(), {});
+        outcome = await this.observe(observer, env, deadline - Date.now(), judged);
         if (outcome.kind === 'timeout') {
           // the checks that execute the mutant finished: a slow whole-suite run is no detection
           outcome = {
@@ -300,20 +321,81 @@ class CprTestRunner {
   /** Runs one observer; `{ kind: 'survived' | 'killed' | 'harness' | 'timeout', tests, message }`. */
   observe(observer, env, timeoutMs, opts) {
     const [kind, arg] = observer.split(':');
-    if (kind === 'suite') return this.runSuite(arg, env, timeoutMs, opts);
+    if (kind === 'suite') {
+      return opts.judge && opts.mutantRun
+        ? this.judgeSuite(arg, env, timeoutMs, opts)
+        : this.runSuite(arg, env, timeoutMs, opts);
+    }
     if (kind === 'vitest') return this.runVitest(arg, timeoutMs, opts);
     return Promise.resolve({ kind: 'harness', message: `unknown observer ${observer}` });
   }
 
+  /** The --grep of a run of `only` (check ids), unless they are most of the suite anyway. */
+  grepOf(target, only) {
+    const ofTarget = Object.values(this.checks ?? {}).filter((c) => c.target === target).length;
+    const titles = only?.map((id) => this.checks[id]?.title).filter((t) => t !== undefined) ?? [];
+    return only && titles.length === only.length && titles.length < ofTarget * this.settings.grepBelow
+      ? titles.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')
+      : undefined;
+  }
+
+  /**
+   * Judges a mutant with the judge process of `target` (scripts/mutation-judge.mjs). A mutant the
+   * judge cannot switch on (in code that runs while its suite modules load) and anything the judge
+   * gives no verdict on is judged by a real cprc run ({@link runSuite}) instead.
+   */
+  async judgeSuite(target, env, timeoutMs, opts) {
+    const started = Date.now();
+    const judge = await this.judgeFor(target);
+    const mutant = opts.mutantRun.activeMutant.id;
+    if (!judge || judge.loadTime.has(mutant)) return this.runSuite(target, env, timeoutMs, opts);
+    const grep = this.grepOf(target, opts.only);
+    const answer = await judge.run({ mutant, grep }, timeoutMs);
+    this.tally.judge.runs++;
+    this.tally.judge.ms += Date.now() - started;
+    if (answer.timeout) {
+      return { kind: 'timeout', reason: `judge of ${target}: ${answer.timeout}` };
+    }
+    if (!answer.tests) {
+      // no verdict from the judge (the mutated stack did not start, or the judge failed): a real
+      // cprc run decides, with what is left of the time
+      this.log.debug(`judge of ${target}, mutant ${mutant}: ${answer.noVerdict}; judged by cprc run`);
+      return this.runSuite(target, env, timeoutMs - (Date.now() - started), opts);
+    }
+    return verdictOf(target, answer.tests, { complete: true, partial: grep !== undefined });
+  }
+
+  /** The judge process of `target`, started once per worker (undefined when it cannot start). */
+  judgeFor(target) {
+    if (!this.judges.has(target)) {
+      // one judge per worker at a time (StrykerJS hands out mutants file by file): the judges of
+      // the other targets are stopped
+      for (const [other, j] of this.judges) {
+        this.judges.delete(other);
+        void j.then((x) => x?.stop());
+      }
+      this.judges.set(
+        target,
+        startJudge(this.root, target, this.settings, this.work).catch((err) => {
+          this.log.warn(`the judge of ${target} did not start (${err.message}); its mutants get cprc runs`);
+          return undefined;
+        }),
+      );
+    }
+    return this.judges.get(target).then((j) => {
+      // a judge that left (it does after a run that leaves anything behind) is started again
+      if (j?.gone) {
+        this.judges.delete(target);
+        return this.judgeFor(target);
+      }
+      return j;
+    });
+  }
+
   async runSuite(target, env, timeoutMs, { only, keepResults } = {}) {
     const reports = join(this.work, `reports-${target}-${this.runCount++}`);
-    const ofTarget = Object.values(this.checks ?? {}).filter((c) => c.target === target).length;
     // run only the checks that reach the mutant, unless they are most of the suite anyway
-    const titles = only?.map((id) => this.checks[id]?.title).filter((t) => t !== undefined) ?? [];
-    const grep =
-      only && titles.length === only.length && titles.length < ofTarget * this.settings.grepBelow
-        ? titles.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')
-        : undefined;
+    const grep = this.grepOf(target, only);
     const args = [
       join(this.root, 'bin', 'cprc.js'),
       'run',
@@ -338,7 +420,12 @@ class CprTestRunner {
     // reference stack's folder (CA key, run config) itself, so it goes with this one
     const tmp = join(this.work, `tmp-${this.runCount}`);
     mkdirSync(tmp, { recursive: true });
+    const runStarted = Date.now();
     const run = await runProcess(process.execPath, args, { ...env, TMPDIR: tmp }, this.root, timeoutMs);
+    if (!keepResults) {
+      this.tally.cprc.runs++;
+      this.tally.cprc.ms += Date.now() - runStarted;
+    }
     rmSync(tmp, { recursive: true, force: true });
     try {
       if (run.timedOut)
@@ -362,35 +449,13 @@ class CprTestRunner {
         return { kind: 'harness', message: `results.json unreadable: ${err.message}` };
       }
       const tests = results.tests ?? [];
-      // failed, error, warning (and any other state the reference never shows) is a detection
-      const detecting = tests.filter((t) => !QUIET_STATES.has(t.state));
-      if (detecting.length > 0) {
-        const first = detecting[0];
-        return {
-          kind: 'killed',
-          tests: tests.length,
-          killedBy: detecting.map((t) => t.id),
-          message: detecting
-            .slice(0, 3)
-            .map((t) => `${t.state} ${t.id}${t === first ? `: ${oneLine(messageOf(t))}` : ''}`)
-            .join('; '),
-        };
-      }
-      if (results.incomplete || run.code !== 0) {
-        return {
-          kind: 'harness',
-          message: `cprc run --target ${target} exited ${run.code ?? run.signal}, run incomplete without a failing check: ${tail(run.output)}`,
-        };
-      }
-      if (!tests.some((t) => t.state === 'passed')) {
-        return { kind: 'harness', message: `cprc run --target ${target} passed no check` };
-      }
-      return {
-        kind: 'survived',
-        tests: tests.length,
+      const outcome = verdictOf(target, tests, {
+        complete: !results.incomplete && run.code === 0,
         partial: grep !== undefined,
-        ...(keepResults ? { checks: tests } : {}),
-      };
+        why: `cprc run --target ${target} exited ${run.code ?? run.signal}`,
+        output: run.output,
+      });
+      return outcome.kind === 'survived' && keepResults ? { ...outcome, checks: tests } : outcome;
     } finally {
       rmSync(reports, { recursive: true, force: true });
     }
@@ -461,6 +526,116 @@ class CprTestRunner {
     }
     return { statics, byTest };
   }
+}
+
+/**
+ * The verdict of a run's check results: killed when a check failed, errored or warned (the
+ * reference gives none of these), survived when checks passed and the run went through, no
+ * verdict (`harness`) otherwise.
+ */
+function verdictOf(target, tests, { complete, partial, why = '', output = '' }) {
+  // failed, error, warning (and any other state the reference never shows) is a detection
+  const detecting = tests.filter((t) => !QUIET_STATES.has(t.state));
+  if (detecting.length > 0) {
+    const first = detecting[0];
+    return {
+      kind: 'killed',
+      tests: tests.length,
+      killedBy: detecting.map((t) => t.id),
+      message: detecting
+        .slice(0, 3)
+        .map((t) => `${t.state} ${t.id}${t === first ? `: ${oneLine(messageOf(t))}` : ''}`)
+        .join('; '),
+    };
+  }
+  if (!complete) {
+    return { kind: 'harness', message: `${why}, run incomplete without a failing check: ${tail(output)}` };
+  }
+  if (!tests.some((t) => t.state === 'passed')) {
+    return { kind: 'harness', message: `the ${target} suite passed no check` };
+  }
+  return { kind: 'survived', tests: tests.length, partial };
+}
+
+/**
+ * Starts the judge process of `target` (scripts/mutation-judge.mjs) in its own process group and
+ * a private temporary folder; resolves once it has loaded its suite.
+ */
+function startJudge(root, target, settings, work) {
+  const tmp = mkdtempSync(join(work, `judge-${target}-`));
+  const child = spawn(
+    process.execPath,
+    [join(root, 'scripts', 'mutation-judge.mjs'), target, JSON.stringify(settings)],
+    {
+      cwd: root,
+      env: { ...BASE_ENV, TMPDIR: tmp },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      detached: true,
+    },
+  );
+  let output = '';
+  const keep = (d) => {
+    output = (output + d).slice(-4000);
+  };
+  child.stdout.setEncoding('utf8').on('data', keep);
+  child.stderr.setEncoding('utf8').on('data', keep);
+  const judge = {
+    gone: false,
+    loadTime: new Set(),
+    waiting: undefined,
+    stop() {
+      judge.gone = true;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      rmSync(tmp, { recursive: true, force: true });
+    },
+    /** One mutant: `{ tests }`, `{ noVerdict }` or `{ timeout }`. */
+    run(request, timeoutMs) {
+      return new Promise((resolvePromise) => {
+        const timer = setTimeout(
+          () => {
+            judge.waiting = undefined;
+            judge.stop();
+            resolvePromise({ timeout: `exceeded ${Math.round(timeoutMs)} ms` });
+          },
+          Math.max(1, timeoutMs),
+        );
+        judge.waiting = (answer) => {
+          clearTimeout(timer);
+          judge.waiting = undefined;
+          resolvePromise(answer);
+        };
+        child.send({ type: 'run', ...request });
+      });
+    },
+  };
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => {
+      judge.stop();
+      reject(new Error(`not ready in 120 s: ${tail(output)}`));
+    }, 120_000);
+    child.on('message', (msg) => {
+      if (msg?.type === 'ready') {
+        clearTimeout(timer);
+        judge.loadTime = new Set(msg.loadTime);
+        resolvePromise(judge);
+      } else if (msg?.type === 'result') judge.waiting?.(msg);
+    });
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      const gone = !judge.gone;
+      judge.gone = true;
+      rmSync(tmp, { recursive: true, force: true });
+      if (gone) {
+        // left on its own: after answering (a run that left anything behind), or crashed
+        judge.waiting?.({ noVerdict: `the judge exited ${code ?? signal}: ${tail(output)}` });
+      }
+      reject(new Error(`exited ${code ?? signal}: ${tail(output)}`));
+    });
+  });
 }
 
 /** Runs a process in its own group; kills the whole group (cprc, mocha child, stdio wallet) at the timeout. */

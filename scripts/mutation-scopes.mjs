@@ -6,7 +6,8 @@
  * it) and its observers, in the order they judge a mutant (the first that detects it kills it).
  * An observer is `suite:<target>` (the conformance suite of that target run against the reference
  * stack built from the mutated sources) or `vitest:<folder>` (vitest test files, which run the
- * TypeScript sources directly).
+ * TypeScript sources directly). `judge`: a suite judges the scope's mutants in the judge process
+ * of its target (scripts/mutation-judge.mjs) rather than in a cprc run per mutant.
  */
 export const SCOPES = [
   {
@@ -16,6 +17,7 @@ export const SCOPES = [
     // the reference's own configuration (policy and balance options, defaults, listening, the
     // test-clock and body-limit options), which the suite against the default stack cannot see
     observers: ['suite:operator', 'vitest:test/reference/operator-config'],
+    judge: true,
   },
   {
     name: 'payee',
@@ -24,6 +26,7 @@ export const SCOPES = [
     // the reference's own configuration (options, defaults, listening, the test-clock and
     // body-limit options, the 500 of a failing component), which the suite cannot see
     observers: ['suite:payee', 'vitest:test/reference/payee-config'],
+    judge: true,
   },
   {
     name: 'wallet',
@@ -33,12 +36,15 @@ export const SCOPES = [
     // listening, the body bound, paths that are no endpoint, the 500 of a failing core, the stdio
     // loop's blank lines and early close), which the suite cannot see
     observers: ['suite:wallet', 'vitest:test/reference/wallet-config'],
+    judge: true,
   },
   {
     name: 'validator',
     mutate: ['src/validator/**/*.ts'],
     prefixes: ['src/validator/'],
     observers: ['vitest:test/validator', 'suite:payee'],
+    // the judge forgets the validator's caches (src/caches.ts) before each mutant
+    judge: true,
   },
 ];
 

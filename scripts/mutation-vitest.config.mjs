@@ -1,10 +1,34 @@
-// Vitest configuration of the validator's tests while StrykerJS judges mutants with them: the
-// project's configuration plus scripts/mutation-vitest-setup.mjs (bounded, seeded properties).
+// Vitest configuration of the vitest observers while StrykerJS judges mutants with them: the
+// project's configuration plus scripts/mutation-vitest-setup.mjs (bounded, seeded properties) and
+// the fastest test files first.
+import { relative } from 'node:path';
 import { defineConfig, mergeConfig } from 'vitest/config';
+import { BaseSequencer } from 'vitest/node';
 import base from '../vitest.config.ts';
+
+/**
+ * The test files that reach a mutant, fastest first (by their last duration; files not run yet
+ * first). A mutant's run ends at its first failing test (bail), and the quick focused tests kill
+ * most mutants: vitest's own order (the slowest first) would run the long property files first
+ * for every mutant. The order changes no verdict, only how soon it comes.
+ */
+class FastestFirst extends BaseSequencer {
+  async sort(files) {
+    const cache = this.ctx.cache;
+    const cost = (spec) =>
+      cache.getFileTestResults(`${spec.project.name}:${relative(this.ctx.config.root, spec.moduleId)}`)
+        ?.duration ?? -1;
+    return [...files].sort((a, b) => cost(a) - cost(b));
+  }
+}
 
 // biome-ignore lint/style/noDefaultExport: vitest reads the default export of its configuration file
 export default mergeConfig(
   base,
-  defineConfig({ test: { setupFiles: [new URL('./mutation-vitest-setup.mjs', import.meta.url).pathname] } }),
+  defineConfig({
+    test: {
+      setupFiles: [new URL('./mutation-vitest-setup.mjs', import.meta.url).pathname],
+      sequence: { sequencer: FastestFirst },
+    },
+  }),
 );

@@ -7,7 +7,13 @@ import { startReferenceOperator } from '../reference/operator/index.js';
 import { startReferencePayee } from '../reference/payee/index.js';
 import { startReferenceWallet } from '../reference/wallet/index.js';
 import { DEFAULT_SUPPORTED_RAILS } from '../reference/wallet/rails.js';
-import { createCertificateAuthority, issueServerCertificate, LOOPBACK_HOSTS, writeCaFile } from './tls.js';
+import {
+  type CertificateAuthority,
+  createCertificateAuthority,
+  issueServerCertificate,
+  LOOPBACK_HOSTS,
+  writeCaFile,
+} from './tls.js';
 
 /** The reference implementations a stack can run. */
 export type StackTarget = 'payee' | 'wallet' | 'operator';
@@ -36,6 +42,12 @@ export interface ReferenceStackOptions {
   ports?: Partial<Record<StackListener, number>>;
   /** Rails the reference wallet supports (default every rail but SWIFT). */
   supportedRails?: readonly Rail[];
+  /**
+   * The CA to issue the servers' certificate with (default a new throwaway one). A stack started
+   * again with the same CA, ports and work folder is reached by the same run config's clients
+   * (the mutation judge restarts the stack per mutant: docs/mutation.md).
+   */
+  ca?: CertificateAuthority;
 }
 
 /** A run config (profile section 5) describing a running stack. */
@@ -85,7 +97,8 @@ export async function startReferenceStack(options: ReferenceStackOptions): Promi
   const configPath = join(workDir, 'run-config.json');
 
   await guardIo(`cannot create the work folder ${workDir}`, () => mkdir(workDir, { recursive: true }));
-  const ca = await createCertificateAuthority({ commonName: 'cpr-conformance reference stack CA' });
+  const ca =
+    options.ca ?? (await createCertificateAuthority({ commonName: 'cpr-conformance reference stack CA' }));
   const server = await issueServerCertificate(ca, { hosts: [...LOOPBACK_HOSTS] });
   await writeCaFile(caFile, ca);
   await writeSecret(caKeyFile, ca.keyPem);

@@ -3,6 +3,7 @@
  *
  * @packageDocumentation
  */
+import { ringCache } from '../caches.js';
 
 /** A parsed RFC 3339 timestamp. */
 export interface Rfc3339Instant {
@@ -28,21 +29,16 @@ export interface Rfc3339Instant {
 export function parseRfc3339(text: string): Readonly<Rfc3339Instant> | null {
   // Several rules read the same two timestamps of a document: the last few answers are kept
   // (a small ring, so a stream of distinct documents never thrashes a large cache).
-  for (let k = 0; k < RING; k++)
-    if (ringKeys[k] === text) return ringValues[k] as Readonly<Rfc3339Instant> | null;
+  const hit = recent.get(text);
+  if (hit !== undefined) return hit;
   const instant = parseUncached(text);
   const parsed = instant === null ? null : Object.freeze(instant);
-  ringKeys[ringNext] = text;
-  ringValues[ringNext] = parsed;
-  ringNext = (ringNext + 1) % RING;
+  recent.set(text, parsed);
   return parsed;
 }
 
 /** Recently parsed timestamps (results are frozen, so sharing them is safe). */
-const RING = 4;
-const ringKeys: (string | undefined)[] = new Array(RING).fill(undefined);
-const ringValues: (Readonly<Rfc3339Instant> | null)[] = new Array(RING).fill(null);
-let ringNext = 0;
+const recent = ringCache<string, Readonly<Rfc3339Instant> | null>(4);
 
 /**
  * {@link parseRfc3339} for the validator's rules, with one more condition: a leap second (`:60`)

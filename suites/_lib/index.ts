@@ -121,6 +121,32 @@ export function warn(message: string): never {
   throw new WarningSignal(message);
 }
 
+/** What forgets each piece of state a suite keeps for one run ({@link perRun}). */
+const runResets: Array<() => void> = [];
+
+/**
+ * Registers how a suite forgets what it learned of the target during a run (a memo of answers, a
+ * clock offset, a balance spent). A process runs its suites once, so the state lives as long as
+ * the run; a runner that runs the loaded suites again against a target started afresh (the
+ * mutation judge, docs/mutation.md) calls {@link resetRunState} between runs, and every run then
+ * starts as it would in a fresh process.
+ * @example
+ * ```ts
+ * let offsetMs = 0;
+ * perRun(() => {
+ *   offsetMs = 0;
+ * });
+ * ```
+ */
+export function perRun(reset: () => void): void {
+  runResets.push(reset);
+}
+
+/** Forgets the state every loaded suite keeps for one run ({@link perRun}). */
+export function resetRunState(): void {
+  for (const reset of runResets) reset();
+}
+
 /** Outcome record of the check currently running (checks run one at a time). */
 let active: CheckOutcome | undefined;
 /** Cleanups registered by the running check, run when it ends (last first). */

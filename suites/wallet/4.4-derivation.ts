@@ -17,6 +17,7 @@ import {
   type DeriveInput,
   type DeriveResult,
   forEachWalletChannel,
+  perRun,
   propertyOptions,
   skip,
 } from '../_lib/index.js';
@@ -103,6 +104,9 @@ const MIN_RUNS_PER_REQUIREMENT = 2;
  */
 const mutatedRequests = (() => {
   let made: Map<string, MutatedRequest[]> | undefined;
+  perRun(() => {
+    made = undefined;
+  });
   return (): Map<string, MutatedRequest[]> => {
     if (made) return made;
     const { seed, numRuns } = propertyOptions();

@@ -1,17 +1,17 @@
 import { isValidBIC } from 'ibantools';
+import { boundedCache } from '../../caches.js';
 import { type Finding, finding } from '../../model/finding.js';
 import type { Rule, RuleContext } from '../types.js';
 import { findingsOf, member, pointer } from '../util.js';
 import { viewOf } from '../view.js';
 
 /** ibantools' verdicts on recent BICs (a document carries its BIC twice; bounded). */
-const verdicts = new Map<string, boolean>();
+const verdicts = boundedCache<string, boolean>(4096);
 
 function bicOk(bic: string): boolean {
   let ok = verdicts.get(bic);
   if (ok === undefined) {
     ok = isValidBIC(bic);
-    if (verdicts.size >= 4096) verdicts.clear();
     verdicts.set(bic, ok);
   }
   return ok;

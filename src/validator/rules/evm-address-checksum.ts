@@ -1,5 +1,6 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { boundedCache } from '../../caches.js';
 import { type Finding, finding } from '../../model/finding.js';
 import type { Rule, RuleContext } from '../types.js';
 import { findingsOf, member, pointer } from '../util.js';
@@ -24,7 +25,6 @@ export function toChecksumAddress(address: string): string {
   const hit = checksums.get(lower);
   if (hit !== undefined) return hit;
   const out = checksumOf(lower);
-  if (checksums.size >= CHECKSUM_CACHE) checksums.clear();
   checksums.set(lower, out);
   return out;
 }
@@ -34,8 +34,8 @@ export function toChecksumAddress(address: string): string {
  * receiver address twice (top level and payee.rail_address) and a payee's documents repeat it,
  * so keccak256 runs once per distinct address (bounded; cleared when full).
  */
-const checksums = new Map<string, string>();
 const CHECKSUM_CACHE = 4096;
+const checksums = boundedCache<string, string>(CHECKSUM_CACHE);
 
 function checksumOf(lower: string): string {
   const hash = bytesToHex(keccak_256(utf8ToBytes(lower)));
@@ -59,7 +59,7 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const HEX_LETTER = /[a-fA-F]/;
 
 /** Verdicts on recent address strings (a document repeats its address; bounded). */
-const verdicts = new Map<string, Verdict>();
+const verdicts = boundedCache<string, Verdict>(CHECKSUM_CACHE);
 const OK: Verdict = { kind: 'ok' };
 
 function verdictOf(value: string): Verdict {
@@ -78,7 +78,6 @@ function verdictOf(value: string): Verdict {
       v = value === expected ? OK : { kind: 'bad', expected };
     }
   }
-  if (verdicts.size >= CHECKSUM_CACHE) verdicts.clear();
   verdicts.set(value, v);
   return v;
 }

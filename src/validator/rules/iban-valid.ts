@@ -1,4 +1,5 @@
 import { ValidationErrorsIBAN, validateIBAN } from 'ibantools';
+import { boundedCache } from '../../caches.js';
 import { type Finding, finding } from '../../model/finding.js';
 import type { Rule, RuleContext } from '../types.js';
 import { findingsOf, member, pointer } from '../util.js';
@@ -56,7 +57,7 @@ function report(why: string | null, path: readonly string[], out: Finding[]): vo
 const SPACE = /\s/;
 
 /** What is wrong with an IBAN string (null: nothing), remembered per string (bounded). */
-const problems = new Map<string, string | null>();
+const problems = boundedCache<string, string | null>(IBAN_CACHE);
 
 function problemOf(value: string): string | null {
   const hit = problems.get(value);
@@ -70,7 +71,6 @@ function problemOf(value: string): string | null {
       why = result.errorCodes.map((c) => MESSAGES[c] ?? `is invalid (ibantools code ${c})`).join(', ');
     }
   }
-  if (problems.size >= IBAN_CACHE) problems.clear();
   problems.set(value, why);
   return why;
 }

@@ -34,6 +34,7 @@ import {
   type OperatorDriver,
   type OperatorResult,
   operator,
+  perRun,
   skip,
 } from '../../_lib/index.js';
 
@@ -55,6 +56,9 @@ export interface OperatorSetup {
 }
 
 let cachedWellKnown: { policy: Policy; jwk: Ed25519PublicJwk & { kid: string } } | undefined;
+perRun(() => {
+  cachedWellKnown = undefined;
+});
 
 /** True for a non-null, non-array object (the shared helper of src/model). */
 export { isObject };
@@ -362,6 +366,9 @@ export async function statusOf(
  * so a clock advanced by one check does not make the next check's expiries look past.
  */
 let operatorOffsetMs = 0;
+perRun(() => {
+  operatorOffsetMs = 0;
+});
 
 /** The Operator's now as the suite knows it (epoch ms). */
 export function operatorNow(): number {
@@ -399,6 +406,9 @@ export type TestClock =
   | { present: false; reason: string; answer?: OperatorResult };
 
 let clockProbe: Promise<TestClock> | undefined;
+perRun(() => {
+  clockProbe = undefined;
+});
 
 /**
  * Advances the Operator's test clock by `seconds` and returns its new now (epoch ms), asserting
@@ -472,6 +482,9 @@ export { maxWaitMs } from '../../_lib/index.js';
  * (released to a redeemer, spec CP 3) or held by a cancelled pack (profile 4: returned to no one).
  */
 let lowBalanceSpent = 0n;
+perRun(() => {
+  lowBalanceSpent = 0n;
+});
 
 /**
  * The low-balance principal's available balance now: the configured `available_balance` minus

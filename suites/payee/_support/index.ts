@@ -35,6 +35,7 @@ import {
   type PayeeHarness,
   type PayeeRequestParams,
   payee,
+  perRun,
   skip,
 } from '../../_lib/index.js';
 
@@ -335,6 +336,9 @@ export const servedRails = once(async (): Promise<string[]> => {
 });
 
 let corpusPromise: Promise<CorpusEntry[]> | undefined;
+perRun(() => {
+  corpusPromise = undefined;
+});
 
 /**
  * The CPRs the document checks grade: one per rail the payee serves (spec 2.4,
@@ -408,6 +412,9 @@ export interface CorpusVerdict {
 }
 
 let verdicts: { of: CorpusEntry[]; value: CorpusVerdict[] } | undefined;
+perRun(() => {
+  verdicts = undefined;
+});
 
 /**
  * The validator's verdict (payee mode, the configured validity ceiling) on every CPR of the
@@ -460,6 +467,9 @@ export function deliveryProblems(entry: CorpusEntry & { cpr: unknown }): string[
 /** Memoizes an async value per run (retrying after a failure). */
 export function once<T>(make: () => Promise<T>): () => Promise<T> {
   let p: Promise<T> | undefined;
+  perRun(() => {
+    p = undefined;
+  });
   return () => {
     p ??= make();
     p.catch(() => {
@@ -489,6 +499,9 @@ export async function freshRequest(
  * (profile 2: each `POST {harness}/clock` answers the payee's now after the advance).
  */
 let payeeOffsetMs = 0;
+perRun(() => {
+  payeeOffsetMs = 0;
+});
 
 /** The payee's notion of now, as far as the suite knows it (ms since the epoch). */
 export function payeeNowMs(): number {

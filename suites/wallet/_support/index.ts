@@ -24,6 +24,7 @@ import {
   context,
   type DeriveContext,
   type DeriveResult,
+  perRun,
   propertyOptions,
   skip,
   type WalletDriver,
@@ -77,6 +78,9 @@ export function deriveContext(
 }
 
 let generationInstant: Date | undefined;
+perRun(() => {
+  generationInstant = undefined;
+});
 
 /**
  * The instant generated CPRs are valid at: fixed for the run (taken at first use), so every
@@ -213,7 +217,10 @@ export function cprOfRail(rail: Rail, overrides: Record<string, unknown> = {}): 
 const PROBE_ORDER: readonly Rail[] = ['SEPA_CT', 'PIX', 'ACH', 'ON_CHAIN', 'UPI', 'SEPA_INST', 'SWIFT'];
 
 /** What a wallet answered to the plain fixed request of a rail, per channel (a probe, not property state). */
-const probes = new WeakMap<WalletDriver, Map<Rail, Promise<'payment' | 'unsupported' | 'other'>>>();
+let probes = new WeakMap<WalletDriver, Map<Rail, Promise<'payment' | 'unsupported' | 'other'>>>();
+perRun(() => {
+  probes = new WeakMap();
+});
 
 async function probe(wallet: WalletDriver, rail: Rail): Promise<'payment' | 'unsupported' | 'other'> {
   let byRail = probes.get(wallet);

@@ -1,0 +1,262 @@
+// The mutation judge of one target (docs/mutation.md, "The judge"): a process the `cpr` test
+// runner (scripts/mutation-runner.mjs) starts once per worker and target, in the sandbox, which
+// judges mutant after mutant without starting anything again that a mutant cannot change.
+//
+//   node scripts/mutation-judge.mjs <target> '<settings JSON>'     (an IPC child of the runner)
+//
+// A `cprc run --reference --target <target>` is two processes: the parent hosts the reference
+// stack, the mocha child runs the suite. The judge keeps that split: the stack runs in a worker
+// thread (scripts/mutation-judge-stack.mjs: its own mutant switch, its own fault handler), the
+// suite in this thread. The suite files are loaded once; each mutant gets a fresh stack (same
+// CA, ports and run config, so the clients loaded with the suite reach it), started with the
+// mutant active, and one mocha run of the checks asked for, with the same reporter, seed,
+// property runs, per-check timeout and bail as the cprc run (settings of the runner). A mutant in code that runs while a
+// module loads: in the stack's modules, a thread created for it; in this thread's (the suites, the
+// validator, the clients), the runner judges it with a real cprc run (`loadTime` of `ready`).
+//
+// Messages: the judge sends `{ type: 'ready', loadTime }` once, then answers each
+// `{ type: 'run', mutant, grep? }` with `{ type: 'result', tests }` (the TestResult of every
+// check that ran) or `{ type: 'result', noVerdict }` (the mutated stack did not start or does not
+// answer the preflight: a cprc run would stop with exit 2) or `{ type: 'result', timeout }` (the
+// stack did not start or stop in time: a cprc run would not finish). After a run that leaves
+// anything behind (a check stopped at its timeout may still be running, an error escaped a check),
+// the judge exits once it has answered, and the runner starts a new one.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import Mocha from 'mocha';
+
+const root = process.cwd();
+const target = process.argv[2];
+const settings = JSON.parse(process.argv[3] ?? '{}');
+const dist = async (path) => import(pathToFileURL(join(root, 'dist', path)).href);
+
+/** How long a stack may take to start or stop before the run counts as one that does not finish. */
+const STACK_MS = 15_000;
+
+globalThis.__stryker__ ??= {};
+const ns = globalThis.__stryker__;
+ns.activeMutant = undefined;
+let dirty = false;
+process.on('uncaughtException', () => {
+  // outside a mocha run (mocha fails the running check itself): something escaped a check
+  dirty = true;
+});
+process.on('unhandledRejection', () => {
+  dirty = true;
+});
+
+const { createCertificateAuthority } = await dist('src/loopback/tls.js');
+const { loadRunConfig } = await dist('src/runner/config.js');
+const { Recorder } = await dist('src/drivers/recorder.js');
+const { secretsOf } = await dist('src/secrets/index.js');
+const { createDefaultDrivers } = await dist('src/drivers/index.js');
+const { setRunContext } = await dist('src/runner/context.js');
+const { listSuiteFiles } = await dist('src/runner/files.js');
+const { CprcReporter } = await dist('src/runner/reporter.js');
+const { preflight } = await dist('src/runner/preflight.js');
+const { resetRunState } = await dist('suites/_lib/index.js');
+const { forgetCaches } = await dist('src/caches.js');
+
+const work = mkdtempSync(join(tmpdir(), 'cprc-judge-'));
+const ca = await createCertificateAuthority({ commonName: 'cpr-conformance mutation judge CA' });
+const workDir = join(work, 'stack');
+
+// ---- the stack thread -------------------------------------------------------------------------
+
+let stackThread;
+let nextId = 1;
+const pending = new Map();
+
+/** A new stack thread; `mutant` is active from before its modules load. */
+async function newStackThread(mutant) {
+  await disposeStackThread();
+  const worker = new Worker(new URL('./mutation-judge-stack.mjs', import.meta.url), {
+    workerData: { root, target, workDir, ca, mutant },
+    stdout: true,
+    stderr: true,
+  });
+  worker.stdout.resume();
+  worker.stderr.resume();
+  const thread = { worker, ready: undefined, exited: false };
+  worker.on('message', (msg) => {
+    const p = pending.get(msg.id);
+    if (p) {
+      pending.delete(msg.id);
+      p.resolve(msg);
+    }
+  });
+  const onGone = (why) => {
+    thread.exited = true;
+    for (const [id, p] of pending) {
+      pending.delete(id);
+      p.resolve({ ok: false, gone: true, message: why });
+    }
+  };
+  worker.on('error', (err) => onGone(`the stack thread failed: ${err.message}`));
+  worker.on('exit', (code) => onGone(`the stack thread exited ${code}`));
+  thread.ready = waitFor(0, STACK_MS);
+  stackThread = thread;
+  const ready = await thread.ready;
+  if (!ready.ok) throw new Error(ready.message ?? 'the stack thread did not load');
+  return ready;
+}
+
+async function disposeStackThread() {
+  const t = stackThread;
+  stackThread = undefined;
+  if (t && !t.exited) await t.worker.terminate();
+}
+
+function waitFor(id, ms) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      pending.delete(id);
+      resolve({ ok: false, timedOut: true, message: `no answer in ${ms} ms` });
+    }, ms);
+    pending.set(id, {
+      resolve: (msg) => {
+        clearTimeout(timer);
+        resolve(msg);
+      },
+    });
+  });
+}
+
+function ask(type, body = {}) {
+  const id = nextId++;
+  const answer = waitFor(id, STACK_MS);
+  stackThread.worker.postMessage({ id, type, ...body });
+  return answer;
+}
+
+// ---- the suite, loaded once -------------------------------------------------------------------
+
+// the first stack, unmutated: its run config is the one the suite's clients are built from
+const first = await newStackThread(undefined);
+const workerLoadTime = new Set(first.loadTime);
+const started = await ask('start', { mutant: undefined });
+if (!started.ok) throw new Error(`the reference stack did not start: ${started.message}`);
+const { config, configDir } = loadRunConfig(started.configPath);
+const addresses = addressesOf(started.config);
+const recorder = new Recorder(secretsOf(config));
+const { drivers } = createDefaultDrivers(config, { recorder, configDir });
+setRunContext({
+  config,
+  drivers,
+  seed: settings.seed,
+  runs: settings.runs,
+  targets: [target],
+  channels: (drivers.wallets ?? []).map((w) => w.channel),
+  recorder,
+  reportsDir: join(work, 'reports'),
+  timeoutMs: settings.checkTimeoutMs,
+  maxWaitMs: settings.maxWaitMs ?? 30_000,
+  level: 'profile',
+});
+let results = [];
+const suitesRoot = join(root, 'dist', 'suites');
+const mocha = new Mocha({
+  reporter: CprcReporter,
+  reporterOptions: {
+    suitesRoot,
+    recorder,
+    onResult: (r) => results.push(r),
+    timeoutMs: settings.checkTimeoutMs,
+    positionOf: () => undefined,
+  },
+  timeout: settings.checkTimeoutMs,
+  // at construction: the suites take it from their parent when they load
+  bail: settings.bail === true,
+});
+mocha.cleanReferencesAfterRun(false);
+for (const f of listSuiteFiles(join(suitesRoot, target))) mocha.addFile(f);
+await mocha.loadFilesAsync();
+await ask('stop');
+// what ran in this thread while its modules loaded (the suites, the clients, the validator)
+const loadTime = Object.keys(ns.mutantCoverage?.static ?? {});
+
+// ---- one mutant -------------------------------------------------------------------------------
+
+async function judge({ mutant, grep }) {
+  if (workerLoadTime.has(mutant) || !stackThread || stackThread.exited) {
+    const ready = await newStackThread(workerLoadTime.has(mutant) ? mutant : undefined).catch((err) => ({
+      ok: false,
+      message: err.message,
+    }));
+    if (!ready.ok) return { noVerdict: `the stack thread did not load: ${ready.message}` };
+  }
+  const s = await ask('start', { mutant });
+  if (s.timedOut) return { timeout: `the mutated reference stack did not start in ${STACK_MS} ms` };
+  if (!s.ok) return { noVerdict: `the mutated reference stack did not start: ${s.message}` };
+  if (addressesOf(s.config) !== addresses) {
+    return { noVerdict: 'the reference stack started on other addresses than the first one' };
+  }
+  if (s.config.operator) {
+    // fresh identities (principals, credentials) per stack: the checks read them from the config
+    const fresh = loadRunConfig(s.configPath).config.operator;
+    for (const key of Object.keys(config.operator)) delete config.operator[key];
+    Object.assign(config.operator, fresh);
+  }
+  ns.activeMutant = mutant;
+  process.env.__STRYKER_ACTIVE_MUTANT__ = mutant;
+  let verdict;
+  try {
+    try {
+      await preflight(config, [target], configDir);
+    } catch (err) {
+      verdict = { noVerdict: `preflight: ${err.message}` };
+    }
+    if (!verdict) {
+      results = [];
+      // as in a fresh process: the suites' memos of the target, the validator's caches
+      resetRunState();
+      forgetCaches();
+      mocha.grep(grep || undefined);
+      await new Promise((resolve) => mocha.run(() => resolve()));
+      verdict = { tests: results };
+      if (results.some((r) => r.state === 'error' && /^timeout: /.test(r.message ?? ''))) dirty = true;
+    }
+  } finally {
+    ns.activeMutant = undefined;
+    delete process.env.__STRYKER_ACTIVE_MUTANT__;
+  }
+  const stopped = await ask('stop');
+  if (!stopped.ok) {
+    dirty = true;
+    await disposeStackThread();
+    if (stopped.timedOut) return { timeout: `the mutated reference stack did not stop in ${STACK_MS} ms` };
+  }
+  return verdict;
+}
+
+/** What the suite's clients were built for: everything but the Operator's fresh identities. */
+function addressesOf(c) {
+  const { base_url, harness_url } = c.operator ?? {};
+  return JSON.stringify({ ...c, operator: c.operator ? { base_url, harness_url } : undefined });
+}
+
+process.on('message', async (msg) => {
+  if (msg?.type !== 'run') return;
+  let answer;
+  try {
+    answer = await judge(msg);
+  } catch (err) {
+    answer = { noVerdict: `the judge failed: ${err instanceof Error ? err.message : String(err)}` };
+    dirty = true;
+  }
+  process.send({ type: 'result', ...answer }, () => {
+    if (dirty) shutdown(0);
+  });
+});
+process.on('disconnect', () => shutdown(0));
+
+async function shutdown(code) {
+  await disposeStackThread().catch(() => undefined);
+  rmSync(work, { recursive: true, force: true });
+  process.exit(code);
+}
+
+process.send({ type: 'ready', loadTime });
