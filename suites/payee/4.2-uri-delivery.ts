@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { decodeCprUri } from '../../src/codec/index.js';
+import { textArbitrary } from '../../src/testing/arbitraries.js';
 import { validateCpr } from '../../src/validator/index.js';
 import { assertProperty, assertThat, check, skip } from '../_lib/index.js';
 import {
@@ -118,7 +119,7 @@ describe('CPR-1.0 section 4.2: URI delivery formats', () => {
             fc.bigInt({ min: 1n, max: 2n ** 256n - 1n }).map((n) => n.toString()),
             { nil: undefined },
           ),
-          fc.option(fc.string({ unit: 'binary', minLength: 1, maxLength: 140 }), { nil: undefined }),
+          fc.option(textArbitrary(140), { nil: undefined }),
           async (rail, amount, memo) => {
             const created = await createRequest({
               rail_hint: rail,
