@@ -3,7 +3,6 @@
  *
  * @packageDocumentation
  */
-import { ringCache } from '../caches.js';
 
 /** A parsed RFC 3339 timestamp. */
 export interface Rfc3339Instant {
@@ -27,18 +26,11 @@ export interface Rfc3339Instant {
  * ```
  */
 export function parseRfc3339(text: string): Readonly<Rfc3339Instant> | null {
-  // Several rules read the same two timestamps of a document: the last few answers are kept
-  // (a small ring, so a stream of distinct documents never thrashes a large cache).
-  const hit = recent.get(text);
-  if (hit !== undefined) return hit;
+  // the rules read their timestamps through instantOf (and the document's view keeps them):
+  // this reading is for callers outside the rules, so it keeps no cache of its own
   const instant = parseUncached(text);
-  const parsed = instant === null ? null : Object.freeze(instant);
-  recent.set(text, parsed);
-  return parsed;
+  return instant === null ? null : Object.freeze(instant);
 }
-
-/** Recently parsed timestamps (results are frozen, so sharing them is safe). */
-const recent = ringCache<string, Readonly<Rfc3339Instant> | null>(4);
 
 /**
  * {@link parseRfc3339} for the validator's rules, with one more condition: a leap second (`:60`)
@@ -95,15 +87,18 @@ function digits(s: string, i: number, n: number): number {
 
 function parseUncached(text: string): Rfc3339Instant | null {
   // date-time = YYYY-MM-DD "T" hh:mm:ss [.frac] ("Z" / +hh:mm / -hh:mm), T and Z in either case
+  // a text shorter than the 20 characters of the shortest form ends before its offset: each
+  // character read past the end is NaN, which no test below takes
   const n = text.length;
-  if (n < 20) return null;
   const year = digits(text, 0, 4);
   const month = digits(text, 5, 2);
   const day = digits(text, 8, 2);
   const hour = digits(text, 11, 2);
   const minute = digits(text, 14, 2);
   const second = digits(text, 17, 2);
-  if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return null;
+  // a field that is not all digits reads as -1: the range checks below refuse it in the month
+  // and the day (both at least 1), not in the year and the time fields
+  if (year < 0 || hour < 0 || minute < 0 || second < 0) return null;
   const t = text.charCodeAt(10);
   if (
     text.charCodeAt(4) !== 0x2d ||
@@ -118,17 +113,11 @@ function parseUncached(text: string): Rfc3339Instant | null {
   let fraction = 0;
   if (text.charCodeAt(i) === 0x2e) {
     const start = ++i;
-    while (i < n && text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x39) i++;
+    while (text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x39) i++;
     if (i === start) return null;
-    // up to three digits the milliseconds are the digits themselves (checked: the same as below)
-    const len = i - start;
-    if (len <= 3) {
-      fraction = digits(text, start, len) * (len === 1 ? 100 : len === 2 ? 10 : 1);
-    } else {
-      fraction = Number(`0.${text.slice(start, i)}`) * 1000;
-    }
+    fraction = Number(`0.${text.slice(start, i)}`) * 1000;
   }
-  if (i >= n) return null;
+  // past the end, charCodeAt gives NaN: neither Z nor a sign, refused below
   const z = text.charCodeAt(i);
   let zulu = false;
   let offsetMinutes = 0;

@@ -8,7 +8,7 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
 import type { SubInterface } from '../model/cpr.js';
 import { type Finding, finding } from '../model/finding.js';
 import { appliedSubInterface } from './subinterface.js';
-import { member, pointer } from './util.js';
+import { member, pointer, pointerSegments } from './util.js';
 
 /** Requirement of a missing required base member (CPR-1.0 2.1). */
 const BASE_REQUIRED: Readonly<Record<string, string>> = {
@@ -121,25 +121,6 @@ export const SCHEMA_FINDING_REQUIREMENTS: readonly string[] = [
   ]),
 ].sort();
 
-/** Decodes an ajv instancePath (a JSON pointer) into its segments. */
-function segments(instancePath: string): string[] {
-  if (instancePath === '') return [];
-  // instancePath.slice(1).split('/'), without the split
-  const parts: string[] = [];
-  let start = 1;
-  for (;;) {
-    const next = instancePath.indexOf('/', start);
-    if (next < 0) {
-      parts.push(instancePath.slice(start));
-      break;
-    }
-    parts.push(instancePath.slice(start, next));
-    start = next + 1;
-  }
-  if (instancePath.indexOf('~') < 0) return parts;
-  return parts.map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
 /** The ajv message rewritten to name the member (conventions: lower case, names the member). */
 function messageFor(e: ErrorObject, path: string[]): string {
   const name = path.length === 0 ? 'the document' : path.join('.');
@@ -165,24 +146,29 @@ function messageFor(e: ErrorObject, path: string[]): string {
   }
 }
 
+/** The entry of `table` for `key` (an own entry: a member named `constructor` has none). */
+function entry<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 /**
- * Requirement ID for one ajv error of the CPR schemas, or null when the error only restates
- * one already reported (branch bookkeeping of `if`, `oneOf`, sub-interface `required` at the
- * root, which the sub-interface rule reports with a precise message).
+ * Requirement ID for one ajv error of the CPR schemas (not the branch bookkeeping of `if` and of
+ * the root `oneOf`, which {@link cprSchemaFindings} skips), or null when the error only restates
+ * one already reported (a sub-interface `required` at the root, which the sub-interface rule
+ * reports with a precise message).
  */
 function requirementFor(e: ErrorObject, path: string[], doc: unknown): { id: string; at: string[] } | null {
-  const first = path[0];
-  const second = path[1];
-  const third = path[2];
-  if (e.keyword === 'if' || (e.keyword === 'oneOf' && path.length === 0)) return null;
   if (path.length === 0) {
     if (e.keyword === 'required') {
       const missing = String(e.params.missingProperty);
-      const id = BASE_REQUIRED[missing];
+      const id = entry(BASE_REQUIRED, missing);
       return id ? { id, at: [missing] } : null; // sub-interface fields: rule sub-interface-fields
     }
     return { id: REQ_STRUCTURE, at: [] };
   }
+  const first = path[0] as string;
+  const second = path[1];
+  const third = path[2];
   if (first === 'value') {
     if (second === undefined) {
       return e.keyword === 'required'
@@ -199,7 +185,7 @@ function requirementFor(e: ErrorObject, path: string[], doc: unknown): { id: str
         }
         return { id: REQ_ASSET_REQUIRED, at: path };
       }
-      return { id: ASSET[third] ?? REQ_ASSET_TYPE, at: path };
+      return { id: entry(ASSET, third) ?? REQ_ASSET_TYPE, at: path };
     }
     return { id: REQ_FIELD_TYPES, at: path };
   }
@@ -209,15 +195,13 @@ function requirementFor(e: ErrorObject, path: string[], doc: unknown): { id: str
   if (first === 'created_at' || first === 'expires_at') {
     return { id: e.keyword === 'pattern' ? REQ_TIMESTAMP_Z : REQ_TIMESTAMPS_UTC, at: path };
   }
-  const shared = first !== undefined ? SHARED[first] : undefined;
+  const shared = entry(SHARED, first);
   if (shared) {
     const sub =
       appliedSubInterface(doc) ?? (member(doc, 'account_number') !== undefined ? 'account' : 'iban');
     return { id: shared[sub], at: path };
   }
-  const id = first !== undefined ? TOP_LEVEL[first] : undefined;
-  if (id) return { id, at: path };
-  return { id: REQ_STRUCTURE, at: path };
+  return { id: entry(TOP_LEVEL, first) ?? REQ_STRUCTURE, at: path };
 }
 
 /**
@@ -232,41 +216,21 @@ function requirementFor(e: ErrorObject, path: string[], doc: unknown): { id: str
  */
 export function cprSchemaFindings(errors: readonly ErrorObject[], doc: unknown): Finding[] {
   const out: Finding[] = [];
-  // (requirement, path) pairs reported: looked up in `out` while it is short, in a set beyond
-  let seen: Set<string> | undefined;
+  // (requirement, path) pairs reported
+  const seen = new Set<string>();
   for (const e of errors) {
     // branch bookkeeping (requirementFor's first test), skipped before decoding its path
     if (e.keyword === 'if' || (e.keyword === 'oneOf' && e.instancePath === '')) continue;
-    const path = segments(e.instancePath);
+    const path = pointerSegments(e.instancePath);
     const req = requirementFor(e, path, doc);
     if (!req) continue;
     const at = pointer(req.at);
-    if (seen === undefined && out.length >= SCAN_LIMIT) {
-      seen = new Set();
-      for (const f of out) seen.add(`${f.requirement} ${f.path}`);
-    }
-    if (seen === undefined) {
-      if (reported(out, req.id, at)) continue;
-    } else {
-      const key = `${req.id} ${at}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-    }
+    const key = `${req.id} ${at}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
     out.push(finding(req.id, at, messageFor(e, path)));
   }
   return out;
-}
-
-/** Findings scanned one by one for a repeat before a set takes over. */
-const SCAN_LIMIT = 16;
-
-/** True when `out` already holds a finding of `requirement` at `path`. */
-function reported(out: readonly Finding[], requirement: string, path: string): boolean {
-  for (let i = 0; i < out.length; i++) {
-    const f = out[i] as Finding;
-    if (f.requirement === requirement && f.path === path) return true;
-  }
-  return false;
 }
 
 /**
@@ -276,7 +240,7 @@ function reported(out: readonly Finding[], requirement: string, path: string): b
  */
 export function schemaFallbackFinding(errors: readonly ErrorObject[]): Finding {
   const e = errors.find((x) => x.keyword !== 'if') ?? errors[0];
-  const path = e ? segments(e.instancePath) : [];
+  const path = e ? pointerSegments(e.instancePath) : [];
   return finding(
     REQ_SELECTION,
     pointer(path),

@@ -3,22 +3,10 @@
  *
  * @packageDocumentation
  */
-import { type RailHint, REQUIRED_FIELDS, SUB_INTERFACE_OF_HINT, type SubInterface } from '../model/cpr.js';
+import { type RailHint, SUB_INTERFACE_OF_HINT, type SubInterface } from '../model/cpr.js';
 import { isObject } from '../model/util.js';
 import { documentMemo } from './memo.js';
 import { type CprView, lateMember, viewOf } from './view.js';
-
-/** True when every required field of `sub` is present (any value) at the top level of `doc`. */
-export function isComplete(doc: Record<string, unknown>, sub: SubInterface): boolean {
-  const fields = REQUIRED_FIELDS[sub];
-  for (let i = 0; i < fields.length; i++) {
-    const f = fields[i] as string;
-    if (!Object.hasOwn(doc, f)) return false;
-    const v = doc[f];
-    if (v === undefined || v === null) return false;
-  }
-  return true;
-}
 
 /** Result of {@link selectSubInterface}. */
 export type Selection =
@@ -41,7 +29,9 @@ export type Selection =
  */
 export function selectSubInterface(doc: unknown): Selection {
   const memo = documentMemo;
-  if (doc === memo.doc && doc !== undefined) {
+  // (outside a validation memo.doc is undefined: a selection kept for an undefined doc is the
+  // one it always has, and the next validation clears it)
+  if (doc === memo.doc) {
     memo.selection ??= selectionOf(doc);
     return memo.selection as Selection;
   }
@@ -64,9 +54,9 @@ function selectionOf(doc: unknown): Selection {
 }
 
 /**
- * {@link isComplete} read from the document's view: every required field of `sub` is an own
- * member whose value is neither undefined nor null (read in the same order, each only when the
- * fields before it are there).
+ * True when every required field of `sub` (`REQUIRED_FIELDS` of `model/cpr.ts`) is an own member
+ * of the view's document whose value is neither undefined nor null (read in that order, each
+ * only when the fields before it are there).
  */
 export function isCompleteIn(view: CprView, sub: SubInterface): boolean {
   switch (sub) {

@@ -23,6 +23,23 @@ export function pointer(segments: readonly (string | number)[]): string {
   return out;
 }
 
+/**
+ * The reference tokens of an RFC 6901 JSON pointer (`~1` read as `/`, then `~0` as `~`): the
+ * inverse of {@link pointer}. `''` (the whole document) has none.
+ *
+ * @example
+ * ```ts
+ * pointerSegments('/payee/rail_address/a~1b'); // ['payee', 'rail_address', 'a/b']
+ * ```
+ */
+export function pointerSegments(text: string): string[] {
+  if (text === '') return [];
+  return text
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
 /** One RFC 6901 reference token: `~` as `~0`, `/` as `~1`. */
 function escapeSegment(s: string): string {
   if (s.indexOf('~') < 0 && s.indexOf('/') < 0) return s;
@@ -76,10 +93,9 @@ export function codePointLength(s: string): number {
 export function describe(value: unknown): string {
   let text: string;
   try {
-    text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+    text = JSON.stringify(value) ?? String(value);
   } catch {
     text = Object.prototype.toString.call(value);
   }
-  if (text === undefined) text = typeof value;
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

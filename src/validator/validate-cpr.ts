@@ -105,12 +105,10 @@ export function validateCpr(doc: unknown, opts: ValidateCprOptions = {}): Valida
       const findings: Finding[] = [];
       for (const f of schemaFindings) if (!ruleErrorPaths.has(f.path)) findings.push(f);
       for (const f of ruleFindings) findings.push(f);
-      if (!hasError(findings)) {
-        // never lose a schema error, even one the mapping treats as bookkeeping
-        findings.push(
-          ...(schemaFindings.length > 0 ? schemaFindings : [schemaFallbackFinding(schemaErrors)]),
-        );
-      }
+      // never lose a schema error, even one the mapping treats as bookkeeping: with no error
+      // here, no schema finding was mapped (a mapped one is an error, dropped only beside a
+      // rule's error at its path)
+      if (!hasError(findings)) findings.push(schemaFallbackFinding(schemaErrors));
       return { valid: !hasError(findings), findings };
     } finally {
       endDocumentMemo();

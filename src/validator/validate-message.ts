@@ -10,7 +10,7 @@ import { type Finding, finding } from '../model/finding.js';
 import { isObject } from '../model/util.js';
 import { getSchemaValidator, loadSchemaFiles, SCHEMA_ID_BASE } from '../schemas/registry.js';
 import type { ValidationResult } from './types.js';
-import { pointer } from './util.js';
+import { pointer, pointerSegments } from './util.js';
 
 type SchemaNode = Record<string, unknown>;
 
@@ -28,19 +28,13 @@ function schemaById(id: string): SchemaNode | undefined {
 function deref(node: SchemaNode, base: string): [SchemaNode, string] | null {
   const ref = node.$ref;
   if (typeof ref !== 'string') return null;
-  let url: URL;
-  try {
-    url = new URL(ref, base);
-  } catch {
-    return null;
-  }
+  // base is a schema's $id (an absolute URL): every reference resolves against it
+  const url = new URL(ref, base);
   const fragment = decodeURIComponent(url.hash.slice(1));
   url.hash = '';
   const docId = url.href;
   let target: unknown = schemaById(docId);
-  for (const seg of fragment.split('/').slice(1)) {
-    target = isObject(target) ? target[seg.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
-  }
+  for (const seg of pointerSegments(fragment)) target = isObject(target) ? target[seg] : undefined;
   return isObject(target) ? [target, docId] : null;
 }
 
@@ -73,9 +67,10 @@ function annotatedRequirement(rootId: string, path: string[]): string | undefine
     const next: [SchemaNode, string][] = [];
     for (const [n, b] of nodes) {
       const props = n.properties;
+      // below an array the segment is an index (ajv's path); no message schema gives
+      // additionalProperties a schema: a member it does not name takes the annotation found so far
       if (isObject(props) && isObject(props[seg])) next.push([props[seg] as SchemaNode, b]);
-      else if (/^\d+$/.test(seg) && isObject(n.items)) next.push([n.items as SchemaNode, b]);
-      else if (isObject(n.additionalProperties)) next.push([n.additionalProperties as SchemaNode, b]);
+      else if (isObject(n.items)) next.push([n.items as SchemaNode, b]);
     }
     if (next.length === 0) return found;
     level = next;
@@ -121,15 +116,6 @@ const FALLBACK_BY_DIR: Readonly<Record<string, string>> = {
 export const MESSAGE_FALLBACK_REQUIREMENTS: readonly string[] = [
   ...new Set([...Object.values(FALLBACK_BY_KIND), ...Object.values(FALLBACK_BY_DIR)]),
 ].sort();
-
-function segmentsOf(instancePath: string): string[] {
-  return instancePath === ''
-    ? []
-    : instancePath
-        .slice(1)
-        .split('/')
-        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
 
 function describeError(e: ErrorObject, path: string[]): string {
   const name = path.length === 0 ? 'the message' : path.join('.');
@@ -178,7 +164,7 @@ export function validateMessage(kind: string, doc: unknown): ValidationResult {
     const seen = new Set<string>();
     for (const e of validate.errors ?? []) {
       if (e.keyword === 'if') continue; // restates the failing `then`
-      const path = segmentsOf(e.instancePath);
+      const path = pointerSegments(e.instancePath);
       const at = e.keyword === 'required' ? [...path, String(e.params.missingProperty)] : path;
       const req = annotatedRequirement(rootId, at) ?? fallback;
       const key = `${req} ${pointer(at)} ${e.keyword}`;

@@ -158,7 +158,9 @@ function buildView(doc: unknown): CprView {
  */
 export function viewOf(doc: unknown): CprView {
   const memo = documentMemo;
-  if (doc === memo.doc && doc !== undefined) {
+  // (outside a validation memo.doc is undefined: a view kept for an undefined doc has every
+  // member undefined, as a new one would, and the next validation clears it)
+  if (doc === memo.doc) {
     memo.view ??= buildView(doc);
     return memo.view as CprView;
   }

@@ -142,3 +142,224 @@ describe("instantOf (the rules' reading, to which validateCpr leaves the schema'
     expect(parseRfc3339('2016-12-31T12:30:60Z')).not.toBeNull(); // the lenient reading, unchanged
   });
 });
+
+/** The instant of a proleptic Gregorian UTC date and time (years 0-99 included, unlike Date.UTC). */
+function utc(y: number, mo: number, d: number, h = 0, mi = 0, s = 0, ms = 0): number {
+  const t = new Date(0);
+  t.setUTCFullYear(y, mo - 1, d);
+  t.setUTCHours(h, mi, s, ms);
+  return t.getTime();
+}
+
+describe('parseRfc3339 at the edges of each field (RFC 3339 section 5.6)', () => {
+  const ok = (text: string) => expect(parseRfc3339(text), text).not.toBeNull();
+  const refused = (text: string) => expect(parseRfc3339(text), text).toBeNull();
+
+  it('reads the shortest form (20 characters) and refuses it cut short', () => {
+    expect({ ...parseRfc3339('2026-06-01T12:34:56Z') }).toEqual({
+      epochMs: utc(2026, 6, 1, 12, 34, 56),
+      zulu: true,
+      offsetMinutes: 0,
+    });
+    refused('2026-06-01T12:34:56');
+    refused('2026-06-01T12:34:5Z');
+    refused('2026-06-01');
+    refused('');
+  });
+
+  it('takes every digit 0-9 in every field, and refuses a non-digit on either side of them', () => {
+    expect(parseRfc3339('1999-09-19T19:09:09Z')?.epochMs).toBe(utc(1999, 9, 19, 19, 9, 9));
+    expect(parseRfc3339('2000-10-10T10:00:00Z')?.epochMs).toBe(utc(2000, 10, 10, 10));
+    const good = '2026-06-01T12:34:56Z';
+    for (const i of [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18]) {
+      for (const c of ['/', ':', 'a', ' ']) refused(good.slice(0, i) + c + good.slice(i + 1));
+    }
+  });
+
+  it('needs "-", "-", "T" (or "t"), ":", ":" at their places', () => {
+    expect(parseRfc3339('2026-06-01t12:34:56z')?.epochMs).toBe(utc(2026, 6, 1, 12, 34, 56));
+    const good = '2026-06-01T12:34:56Z';
+    for (const i of [4, 7, 10, 13, 16]) {
+      for (const c of ['0', '_', ' ', '.', good[i] === '-' ? ':' : '-']) {
+        refused(good.slice(0, i) + c + good.slice(i + 1));
+      }
+    }
+  });
+
+  it('keeps the year as written, 0000 to 9999, and the day before and after the end of each era', () => {
+    expect(parseRfc3339('0000-01-01T00:00:00Z')?.epochMs).toBe(utc(0, 1, 1));
+    expect(parseRfc3339('0001-02-28T00:00:00Z')?.epochMs).toBe(utc(1, 2, 28));
+    expect(parseRfc3339('0099-12-31T23:59:59Z')?.epochMs).toBe(utc(99, 12, 31, 23, 59, 59));
+    expect(parseRfc3339('0399-12-31T00:00:00Z')?.epochMs).toBe(utc(399, 12, 31));
+    expect(parseRfc3339('0400-03-01T00:00:00Z')?.epochMs).toBe(utc(400, 3, 1));
+    expect(parseRfc3339('1969-12-31T23:59:59Z')?.epochMs).toBe(-1000);
+    expect(parseRfc3339('1970-01-01T00:00:00Z')?.epochMs).toBe(0);
+    expect(parseRfc3339('2000-02-29T12:00:00Z')?.epochMs).toBe(utc(2000, 2, 29, 12));
+    expect(parseRfc3339('2000-03-01T00:00:00Z')?.epochMs).toBe(utc(2000, 3, 1));
+    expect(parseRfc3339('9999-12-31T23:59:59Z')?.epochMs).toBe(utc(9999, 12, 31, 23, 59, 59));
+  });
+
+  it('gives the right instant on the first and last day of every month', () => {
+    const last = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    for (const year of [1970, 2026, 1600]) {
+      for (let m = 1; m <= 12; m++) {
+        const mm = String(m).padStart(2, '0');
+        expect(parseRfc3339(`${year}-${mm}-01T00:00:00Z`)?.epochMs).toBe(utc(year, m, 1));
+        const d = (last[m - 1] as number) + (m === 2 && year % 4 === 0 ? 1 : 0);
+        expect(parseRfc3339(`${year}-${mm}-${d}T23:59:59Z`)?.epochMs).toBe(utc(year, m, d, 23, 59, 59));
+        refused(`${year}-${mm}-${d + 1}T00:00:00Z`);
+      }
+    }
+  });
+
+  it('bounds the month to 01-12 and the day to 01 and the length of the month', () => {
+    ok('2026-01-01T00:00:00Z');
+    ok('2026-12-31T00:00:00Z');
+    refused('2026-00-01T00:00:00Z');
+    refused('2026-13-01T00:00:00Z');
+    refused('2026-01-00T00:00:00Z');
+    refused('2026-01-32T00:00:00Z');
+    ok('2026-04-30T00:00:00Z');
+    refused('2026-04-31T00:00:00Z');
+    ok('2026-02-28T00:00:00Z');
+    refused('2026-02-29T00:00:00Z');
+  });
+
+  it('has February 29 only in leap years (every 4th, not every 100th, every 400th)', () => {
+    ok('2024-02-29T00:00:00Z');
+    refused('2024-02-30T00:00:00Z');
+    refused('2023-02-29T00:00:00Z');
+    refused('2022-02-29T00:00:00Z');
+    refused('1900-02-29T00:00:00Z');
+    refused('2100-02-29T00:00:00Z');
+    ok('2000-02-29T00:00:00Z');
+    ok('1600-02-29T00:00:00Z');
+    // a leap year adds a day to February only
+    refused('2024-01-32T00:00:00Z');
+    refused('2024-04-31T00:00:00Z');
+    refused('2024-12-32T00:00:00Z');
+  });
+
+  it('reads 0000-02-29 as 0000-03-01, and no other day of year 0 so', () => {
+    expect(parseRfc3339('0000-02-29T00:00:00Z')?.epochMs).toBe(utc(0, 3, 1));
+    expect(parseRfc3339('0000-02-28T00:00:00Z')?.epochMs).toBe(utc(0, 2, 28));
+    expect(parseRfc3339('0000-01-29T00:00:00Z')?.epochMs).toBe(utc(0, 1, 29));
+    expect(parseRfc3339('0000-03-29T00:00:00Z')?.epochMs).toBe(utc(0, 3, 29));
+    expect(parseRfc3339('0400-02-29T00:00:00Z')?.epochMs).toBe(utc(400, 2, 29));
+  });
+
+  it('bounds the hour to 00-23, the minute to 00-59 and the second to 00-60 (a leap second reads as :59)', () => {
+    expect(parseRfc3339('2026-06-01T23:59:59Z')?.epochMs).toBe(utc(2026, 6, 1, 23, 59, 59));
+    refused('2026-06-01T24:00:00Z');
+    refused('2026-06-01T00:60:00Z');
+    expect(parseRfc3339('2026-06-01T12:30:60Z')?.epochMs).toBe(utc(2026, 6, 1, 12, 30, 59));
+    expect(parseRfc3339('2026-06-01T12:30:60.5Z')?.epochMs).toBe(utc(2026, 6, 1, 12, 30, 59, 500));
+    refused('2026-06-01T00:00:61Z');
+  });
+
+  it('reads a fraction of any length, to the millisecond (cut, not rounded)', () => {
+    const at = utc(2026, 6, 1, 12);
+    expect(parseRfc3339('2026-06-01T12:00:00.5Z')?.epochMs).toBe(at + 500);
+    expect(parseRfc3339('2026-06-01T12:00:00.05Z')?.epochMs).toBe(at + 50);
+    expect(parseRfc3339('2026-06-01T12:00:00.25Z')?.epochMs).toBe(at + 250);
+    expect(parseRfc3339('2026-06-01T12:00:00.005Z')?.epochMs).toBe(at + 5);
+    expect(parseRfc3339('2026-06-01T12:00:00.123Z')?.epochMs).toBe(at + 123);
+    expect(parseRfc3339('2026-06-01T12:00:00.9999Z')?.epochMs).toBe(at + 999);
+    expect(parseRfc3339('2026-06-01T12:00:00.1239+01:00')?.epochMs).toBe(at + 123 - 3_600_000);
+    expect(parseRfc3339('2026-06-01T12:00:00.000000001Z')?.epochMs).toBe(at);
+    refused('2026-06-01T12:00:00.Z');
+    refused('2026-06-01T12:00:00.');
+    refused('2026-06-01T12:00:00.5');
+    refused('2026-06-01T12:00:00.5x');
+    refused('2026-06-01T12:00:00,5Z');
+  });
+
+  it('takes Z or z alone at the end', () => {
+    expect(parseRfc3339('2026-06-01T12:00:00z')?.zulu).toBe(true);
+    refused('2026-06-01T12:00:00ZZ');
+    refused('2026-06-01T12:00:00Z ');
+    refused('2026-06-01T12:00:00Z+00:00');
+    refused('2026-06-01T12:00:00X');
+    refused('2026-06-01T12:00:00 ');
+  });
+
+  it('applies a numeric offset +hh:mm / -hh:mm, 00:00 to 23:59, and names it', () => {
+    const noon = utc(2026, 6, 1, 12);
+    expect({ ...parseRfc3339('2026-06-01T12:00:00+05:30') }).toEqual({
+      epochMs: noon - 330 * 60_000,
+      zulu: false,
+      offsetMinutes: 330,
+    });
+    expect({ ...parseRfc3339('2026-06-01T12:00:00-05:30') }).toEqual({
+      epochMs: noon + 330 * 60_000,
+      zulu: false,
+      offsetMinutes: -330,
+    });
+    expect({ ...parseRfc3339('2026-06-01T12:00:00+00:00') }).toEqual({
+      epochMs: noon,
+      zulu: false,
+      offsetMinutes: 0,
+    });
+    expect(parseRfc3339('2026-06-01T12:00:00-00:00')?.epochMs).toBe(noon);
+    expect(parseRfc3339('2026-06-01T12:00:00+23:59')?.offsetMinutes).toBe(23 * 60 + 59);
+    expect(parseRfc3339('2026-06-01T12:00:00-23:59')?.offsetMinutes).toBe(-(23 * 60 + 59));
+    expect(parseRfc3339('2026-06-01T12:00:00+09:09')?.offsetMinutes).toBe(549);
+    refused('2026-06-01T12:00:00+24:00');
+    refused('2026-06-01T12:00:00+00:60');
+    refused('2026-06-01T12:00:00+0530');
+    refused('2026-06-01T12:00:00+05');
+    refused('2026-06-01T12:00:00+05:300');
+    refused('2026-06-01T12:00:00+05-30');
+    refused('2026-06-01T12:00:00+/5:30');
+    refused('2026-06-01T12:00:00+05:3:');
+    refused('2026-06-01T12:00:00+:5:30');
+    refused('2026-06-01T12:00:00+05::0');
+  });
+
+  it('gives a frozen result', () => {
+    expect(Object.isFrozen(parseRfc3339('2026-06-01T12:00:00Z'))).toBe(true);
+  });
+});
+
+describe('instantOf takes a leap second exactly where ajv-formats does (23:59:60 UTC)', () => {
+  const format = fullFormats['date-time'];
+  const ajvDateTime = (
+    typeof format === 'function' ? format : (format as { validate: (s: string) => boolean }).validate
+  ) as (s: string) => boolean;
+
+  it.each([
+    ['2016-12-31T23:59:60Z', true],
+    ['2016-12-31T23:59:60.999Z', true],
+    ['2016-12-31T23:58:60Z', false],
+    ['2016-12-31T22:59:60Z', false],
+    ['2016-12-31T00:59:60Z', false],
+    ['2016-12-31T23:00:60Z', false],
+    ['2016-12-31T23:59:60+00:00', true],
+    ['2016-12-31T23:59:60-00:00', true],
+    ['2016-12-31T23:58:60-00:01', true],
+    ['2016-12-31T23:59:60-00:01', false],
+    ['2017-01-01T00:00:60+00:01', true],
+    ['2017-01-01T00:59:60+01:00', true],
+    ['2017-01-01T00:58:60+01:00', false],
+    ['2016-12-31T18:59:60-05:00', true],
+    ['2016-12-31T18:29:60-05:30', true],
+    ['2016-12-31T18:59:60-05:30', false],
+    ['2017-01-01T05:29:60+05:30', true],
+    ['2017-01-01T05:59:60+05:30', false],
+    ['2016-12-31T22:59:60-01:00', true],
+    ['2016-12-31T22:59:60+01:00', false],
+    ['2016-12-31T00:00:60+00:01', true],
+  ])('%s: taken %s', (text, taken) => {
+    expect(ajvDateTime(text)).toBe(taken);
+    if (taken) expect({ ...instantOf(text) }).toEqual({ ...parseRfc3339(text) });
+    else expect(instantOf(text)).toBeNull();
+  });
+
+  it('reads every other second as parseRfc3339 does', () => {
+    for (const text of ['2016-12-31T12:30:59Z', '2016-12-31T12:30:00+05:30', '2016-12-31T23:59:59-00:01']) {
+      expect({ ...instantOf(text) }).toEqual({ ...parseRfc3339(text) });
+    }
+    expect(instantOf('2016-12-31T23:59:61Z')).toBeNull();
+    expect(instantOf('2016-12-31T23:59:6Z')).toBeNull();
+  });
+});
