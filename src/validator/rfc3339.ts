@@ -28,8 +28,7 @@ export interface Rfc3339Instant {
 export function parseRfc3339(text: string): Readonly<Rfc3339Instant> | null {
   // the rules read their timestamps through instantOf (and the document's view keeps them):
   // this reading is for callers outside the rules, so it keeps no cache of its own
-  const instant = parseUncached(text);
-  return instant === null ? null : Object.freeze(instant);
+  return Object.freeze(parseUncached(text));
 }
 
 /**
@@ -54,7 +53,7 @@ export function instantOf(text: string): Readonly<Rfc3339Instant> | null {
   const hour = digits(text, 11, 2);
   const minute = digits(text, 14, 2);
   const utcMinute = minute - (instant.offsetMinutes % 60);
-  const utcHour = hour - Math.trunc(instant.offsetMinutes / 60) - (utcMinute < 0 ? 1 : 0);
+  const utcHour = hour - Math.trunc(instant.offsetMinutes / 60) - (utcMinute === -1 ? 1 : 0);
   return (utcHour === 23 || utcHour === -1) && (utcMinute === 59 || utcMinute === -1) ? instant : null;
 }
 

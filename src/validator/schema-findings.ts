@@ -130,7 +130,7 @@ function messageFor(e: ErrorObject, path: string[]): string {
     case 'const':
       return `${name} must equal ${JSON.stringify(e.params.allowedValue)}`;
     case 'enum':
-      return `${name} must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+      return `${name} must be one of ${JSON.stringify(e.params.allowedValues)}`;
     case 'type':
       return `${name} must be of type ${String(e.params.type)}`;
     case 'pattern':

@@ -4,7 +4,6 @@
  * @packageDocumentation
  */
 import { type RailHint, SUB_INTERFACE_OF_HINT, type SubInterface } from '../model/cpr.js';
-import { isObject } from '../model/util.js';
 import { documentMemo } from './memo.js';
 import { type CprView, lateMember, viewOf } from './view.js';
 
@@ -39,7 +38,7 @@ export function selectSubInterface(doc: unknown): Selection {
 }
 
 function selectionOf(doc: unknown): Selection {
-  if (!isObject(doc)) return { kind: 'open', complete: [] };
+  // a doc that is not an object has a view with no member: no sub-interface is complete
   const view = viewOf(doc);
   const hint = view.rail_hint;
   if (hint === undefined || hint === 'OPEN') {

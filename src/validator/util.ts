@@ -42,7 +42,6 @@ export function pointerSegments(text: string): string[] {
 
 /** One RFC 6901 reference token: `~` as `~0`, `/` as `~1`. */
 function escapeSegment(s: string): string {
-  if (s.indexOf('~') < 0 && s.indexOf('/') < 0) return s;
   return s.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
@@ -74,18 +73,9 @@ const hasOwn = Object.prototype.hasOwnProperty;
 
 /** Number of Unicode code points of `s` (not UTF-16 units; profile section 2). */
 export function codePointLength(s: string): number {
-  // what iterating the string counts: a surrogate pair is one code point, a lone surrogate one
-  let n = s.length;
-  for (let i = 0; i < s.length - 1; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        n--;
-        i++;
-      }
-    }
-  }
+  // iterating a string visits each code point: a surrogate pair once, a lone surrogate once
+  let n = 0;
+  for (const _ of s) n++;
   return n;
 }
 

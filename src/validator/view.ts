@@ -221,8 +221,8 @@ export function windowMs(view: CprView): number | undefined {
 }
 
 /**
- * `member(doc, field)` for a top-level sub-interface field, read through the view: the view's
- * member when it has one (a late one read on first use), else the document's.
+ * `member(doc, field)` for a top-level sub-interface field: a late member of the view is read
+ * through it (once, on first use), any other from the document.
  *
  * @example
  * ```ts
@@ -230,23 +230,14 @@ export function windowMs(view: CprView): number | undefined {
  * ```
  */
 export function topMember(view: CprView, field: string): unknown {
-  switch (field) {
-    case 'rail_hint':
-      return view.rail_hint;
-    case 'chain_id':
-      return view.chain_id;
-    case 'receiver_address':
-      return view.receiver_address;
-    case 'iban':
-      return view.iban;
-    case 'bic':
-      return view.bic;
-    case 'beneficiary_name':
-    case 'account_number':
-    case 'key_type':
-    case 'key_value':
-      return lateMember(view, field);
-    default:
-      return member(view.doc, field);
+  // the late members are read once through the view; every other member reads as it is
+  if (
+    field === 'beneficiary_name' ||
+    field === 'account_number' ||
+    field === 'key_type' ||
+    field === 'key_value'
+  ) {
+    return lateMember(view, field);
   }
+  return member(view.doc, field);
 }

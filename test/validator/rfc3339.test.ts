@@ -314,6 +314,8 @@ describe('parseRfc3339 at the edges of each field (RFC 3339 section 5.6)', () =>
     refused('2026-06-01T12:00:00+05:3:');
     refused('2026-06-01T12:00:00+:5:30');
     refused('2026-06-01T12:00:00+05::0');
+    // only "+" and "-" lead an offset
+    for (const c of ['X', ' ', '*', '0', ',', '/']) refused(`2026-06-01T12:00:00${c}05:30`);
   });
 
   it('gives a frozen result', () => {

@@ -265,6 +265,44 @@ describe('validateMessage: each error, its path, requirement and message', () =>
     expect(n.findings.find((f) => f.path === '/amount')?.message).toMatch(/^amount \S/);
   });
 
+  it('takes the annotation of the nearest annotated node above a member none annotates', () => {
+    const doc = {
+      cpr_version: 'CPR-1.0',
+      request_id: '3b241101-e2bb-4255-8caf-4136c566a962',
+      created_at: '2026-06-01T00:00:00Z',
+      expires_at: '2026-06-01T00:10:00Z',
+      payee: { rail_address: {} },
+    };
+    // base.schema.json annotates its root (CPR-2.1-REQUIRED-FIELDS), not value nor RequestedValue
+    expect(validateMessage('cpr/base', doc).findings.map((f) => [f.requirement, f.path])).toEqual([
+      ['CPR-2.1-REQUIRED-FIELDS', '/value'],
+    ]);
+  });
+
+  it('stops at the failing member: an array member is not its items', () => {
+    const p = validateMessage('cashpack/policy', {
+      operator_id: 'op',
+      max_amount: '100',
+      min_expiry_seconds: 1,
+      max_expiry_seconds: 2,
+      max_chain_depth: 1,
+      required_identity_level: 0,
+      assets: 'fiat',
+      signature_alg: 'EdDSA',
+    });
+    expect(p.findings.map((f) => [f.requirement, f.path])).toEqual([['PRF-4-POLICY-SHAPE', '/assets']]);
+  });
+
+  it('names a nested member by its dotted path', () => {
+    const r = validateMessage('cashpack/lock-request', { ...lock(), asset: { type: 'fiat' } });
+    expect(r.findings.map((f) => [f.path, f.message])).toContainEqual([
+      '/asset/code',
+      'asset.code is missing',
+    ]);
+    const t = validateMessage('cashpack/lock-request', { ...lock(), asset: { type: 'fiat', code: 5 } });
+    expect(t.findings.find((f) => f.path === '/asset/code')?.message).toMatch(/^asset\.code \S/);
+  });
+
   it('follows items into an array member (renewal_chain/0, assets/0)', () => {
     const p = validateMessage('cashpack/policy', {
       operator_id: 'op',

@@ -39,6 +39,13 @@ function named(): Record<string, unknown> {
   return doc;
 }
 
+describe('documentMemo before any validation', () => {
+  it('has its three members, empty', () => {
+    expect(Object.keys(documentMemo).sort()).toEqual(['doc', 'selection', 'view']);
+    expect(Object.values(documentMemo)).toEqual([undefined, undefined, undefined]);
+  });
+});
+
 describe('viewOf: the members of a CPR, each its own member of the document', () => {
   it('reads each member from the document, none in place of another', () => {
     const doc = named();
@@ -194,6 +201,24 @@ describe('the timestamps of a view', () => {
 });
 
 describe('topMember', () => {
+  it('reads each late member once, whichever of lateMember and topMember asks first', () => {
+    for (const name of LATE) {
+      let reads = 0;
+      const doc = Object.defineProperty({}, name, {
+        enumerable: true,
+        get() {
+          reads++;
+          return `v:${name}`;
+        },
+      });
+      const view = viewOf(doc);
+      expect(topMember(view, name)).toBe(`v:${name}`);
+      expect(topMember(view, name)).toBe(`v:${name}`);
+      expect(lateMember(view, name)).toBe(`v:${name}`);
+      expect(reads, name).toBe(1);
+    }
+  });
+
   it('gives each top-level field its own value', () => {
     const doc = named();
     const view = viewOf(doc);

@@ -35,5 +35,5 @@ TBAS TBBC TBCC TBIL TCSC TELI TLRF TLRR TMPG TPRI TPRP TRAD TRCP TREA TRFD TRNC 
 UNIT VATX VIEW WEBI WHLD WTER
 `
     .trim()
-    .split(/\s+/),
+    .split(/\s/),
 );
