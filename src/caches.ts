@@ -41,45 +41,7 @@ export function boundedCache<K, V>(limit: number): Cache<K, V> {
   };
 }
 
-/**
- * A cache of the last `size` keys set (a ring: each new key replaces the oldest), for values read
- * again at once, such as the few timestamps every rule of one document reads.
- * @example
- * ```ts
- * const recent = ringCache<string, number | null>(4);
- * recent.set('x', null);
- * recent.get('x'); // null
- * recent.get('y'); // undefined
- * ```
- */
-export function ringCache<K, V>(size: number): Cache<K, V> {
-  const keys: (K | undefined)[] = new Array(size).fill(undefined);
-  const values: (V | undefined)[] = new Array(size).fill(undefined);
-  const filled: boolean[] = new Array(size).fill(false);
-  let next = 0;
-  caches.add({
-    clear() {
-      keys.fill(undefined);
-      values.fill(undefined);
-      filled.fill(false);
-      next = 0;
-    },
-  });
-  return {
-    get(key) {
-      for (let k = 0; k < size; k++) if (filled[k] && keys[k] === key) return values[k];
-      return undefined;
-    },
-    set(key, value) {
-      keys[next] = key;
-      values[next] = value;
-      filled[next] = true;
-      next = (next + 1) % size;
-    },
-  };
-}
-
-/** Empties every cache made by {@link boundedCache} and {@link ringCache} in this process. */
+/** Empties every cache made by {@link boundedCache} in this process. */
 export function forgetCaches(): void {
   for (const cache of caches) cache.clear();
 }

@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { boundedCache } from '../caches.js';
 import { CprcError } from '../errors.js';
 import { type Finding, finding } from '../model/finding.js';
 import { isObject } from '../model/util.js';
@@ -19,8 +20,11 @@ export const DEFAULT_MAX_VALIDITY_SECONDS = 30 * 24 * 60 * 60;
 /** Requirement of "the document can be parsed and checked at all" (spec 4.3 rule 3, 4.4 step 1). */
 const REQ_STRUCTURE = 'CPR-4.3-VALIDATE-BEFORE-PROCESSING';
 
-/** The two readings' schema validators, fetched from the registry once. */
-const validators: Partial<Record<'payee' | 'wallet', ValidateFunction>> = {};
+/**
+ * The two readings' schema validators, fetched from the registry once (a cache of src/caches.ts:
+ * a process that forgets its caches between runs fetches them again).
+ */
+const validators = boundedCache<'payee' | 'wallet', ValidateFunction>(2);
 
 /** True when one of `findings` is an error. */
 function hasError(findings: readonly Finding[]): boolean {
@@ -66,7 +70,7 @@ export function validateCpr(doc: unknown, opts: ValidateCprOptions = {}): Valida
   checkOptions(opts);
   // Stryker disable next-line StringLiteral: every reader of the mode asks whether it is 'payee': any other value is the wallet reading
   const mode = opts.mode ?? 'wallet';
-  let validate = validators[mode];
+  let validate = validators.get(mode);
   // Stryker disable next-line ConditionalExpression: a cache: the registry answers with the same validator again
   if (!validate) {
     // the timestamps rule reads created_at and expires_at as RFC 3339 (`instantOf`), refusing
@@ -76,7 +80,7 @@ export function validateCpr(doc: unknown, opts: ValidateCprOptions = {}): Valida
       dateTime: 'caller',
     });
     // Stryker restore ConditionalExpression,StringLiteral,ObjectLiteral
-    validators[mode] = validate;
+    validators.set(mode, validate);
   }
   try {
     if (!isObject(doc)) {
