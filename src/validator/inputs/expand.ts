@@ -51,7 +51,11 @@ export async function* walkJson(root: string): AsyncGenerator<string> {
   }
 }
 
-/** A regular expression for one glob path segment. */
+/**
+ * A regular expression for one glob path segment. A segment holds no `/` or `\` (the pattern is
+ * split at both), and `]` or `}` outside a bracket or brace pair are literal in a regular
+ * expression without the `u` flag: neither needs escaping.
+ */
 function segmentRegex(segment: string): RegExp {
   let re = '';
   let i = 0;
@@ -63,7 +67,7 @@ function segmentRegex(segment: string): RegExp {
       const end = segment.indexOf(']', i + 2);
       if (end < 0) re += '\\[';
       else {
-        const body = segment.slice(i + 1, end).replace(/\\/g, '\\\\');
+        const body = segment.slice(i + 1, end);
         re += `[${body.startsWith('!') ? `^${body.slice(1)}` : body}]`;
         i = end;
       }
@@ -76,14 +80,14 @@ function segmentRegex(segment: string): RegExp {
           .split(',')
           .map((a) =>
             a
-              .replace(/[.+^$()|\\]/g, '\\$&')
+              .replace(/[.+^$()|[\]{}]/g, '\\$&')
               .replace(/\*/g, '[^/]*')
               .replace(/\?/g, '[^/]'),
           );
         re += `(?:${alts.join('|')})`;
         i = end;
       }
-    } else re += c.replace(/[.+^$()|\\\]}]/g, '\\$&');
+    } else re += c.replace(/[.+^$()|]/g, '\\$&');
     i++;
   }
   return new RegExp(`^${re}$`);
@@ -111,16 +115,23 @@ export async function* expandGlob(pattern: string): AsyncGenerator<string> {
     const last = idx === rest.length - 1;
     const at = (name: string): string => (dir === '.' ? name : join(dir, name));
     if (seg === '**') {
-      // zero folders: the next segment here; one or more: descend
-      if (!last) stack.push([dir, idx + 1]);
+      // one or more folders: descend (popped after what is pushed below, so a folder's files come
+      // before its sub-folders', as in a folder walk); zero folders: the next segment here, first
       const { dirs, files } = await listFolder(dir).catch(() => ({ dirs: [], files: [] }));
       if (last) {
-        for (const f of files) if (!f.startsWith('.')) yield at(f);
+        for (const f of files) {
+          const p = at(f);
+          if (!f.startsWith('.') && !seen.has(p)) {
+            seen.add(p);
+            yield p;
+          }
+        }
       }
       for (let i = dirs.length - 1; i >= 0; i--) {
         const d = dirs[i] as string;
         if (!d.startsWith('.')) stack.push([at(d), idx]);
       }
+      if (!last) stack.push([dir, idx + 1]);
       continue;
     }
     const re = segmentRegex(seg);

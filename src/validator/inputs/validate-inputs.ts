@@ -87,10 +87,11 @@ function fromBytes(bytes: Uint8Array, input: string, source: string, mode: Valid
 /** Validates a loaded document and applies the cross-document rule. */
 function check(loaded: Loaded, run: Run): InputResult {
   const findings = [...loaded.findings];
-  if ('doc' in loaded && loaded.doc !== undefined) {
+  if (loaded.doc !== undefined) {
     findings.push(...validateCpr(loaded.doc, run.opts).findings);
+    // only an object has a request_id (JSON gives an array or a scalar no named member)
     const id = (loaded.doc as { request_id?: unknown } | null)?.request_id;
-    if (typeof id === 'string' && typeof loaded.doc === 'object' && !Array.isArray(loaded.doc)) {
+    if (typeof id === 'string') {
       if (run.seen.has(id)) {
         findings.push(
           finding(
