@@ -70,7 +70,8 @@ function stringEnd(text: string, start: number): number {
     const q = text.indexOf('"', i);
     if (q < 0) return -1;
     let slashes = 0;
-    for (let k = q - 1; k > start && text.charCodeAt(k) === BACKSLASH; k--) slashes++;
+    // the opening quote at `start` ends the run of backslashes
+    for (let k = q - 1; text.charCodeAt(k) === BACKSLASH; k--) slashes++;
     if (slashes % 2 === 0) return q;
     i = q + 1;
   }
@@ -92,7 +93,7 @@ export function scanJsonText(text: string): JsonTextScan {
   const duplicates: DuplicateMember[] = [];
   const stack: Open[] = [];
   const n = text.length;
-  let i = bom ? 1 : 0;
+  let i = 0; // a byte order mark is no JSON token: the loop passes over it
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
@@ -192,7 +193,8 @@ export function notJsonFinding(message: string): Finding {
 
 /** Lower-cases the first letter of a JSON.parse message. */
 function parseMessage(err: unknown): string {
-  return err instanceof Error ? err.message.replace(/^[A-Z]/, (c) => c.toLowerCase()) : String(err);
+  // JSON.parse throws a SyntaxError only
+  return (err as Error).message.replace(/^[A-Z]/, (c) => c.toLowerCase());
 }
 
 /** Result of {@link parseJsonText}: the document, or the finding that says why there is none. */
@@ -225,10 +227,7 @@ export function parseJsonText(text: string, mode: 'payee' | 'wallet', what = 'th
     return { findings: [notJsonFinding(`${what} is not valid json (${parseMessage(err)})`)] };
   }
   // A document without two member names in one object cannot repeat one: skip the scan.
-  const scan =
-    text.charCodeAt(0) === 0xfeff || text.indexOf(',') >= 0
-      ? scanJsonText(text)
-      : { bom: false, duplicates: [] };
+  const scan = text.includes(',') ? scanJsonText(text) : { bom: body !== text, duplicates: [] };
   return { doc, findings: textFindings(scan, mode) };
 }
 

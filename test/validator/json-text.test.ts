@@ -3,8 +3,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   chainKey,
+  decodeJsonBytes,
   isPayerDataName,
   isValidUnderEveryRule,
+  JSON_TEXT_REQUIREMENTS,
+  parseJsonText,
   scanJsonText,
   validateCpr,
   validateCprBytes,
@@ -43,7 +46,170 @@ describe('scanJsonText (duplicate member names, byte order mark)', () => {
   });
 });
 
+describe('scanJsonText: every edge of the scan', () => {
+  const dups = (t: string) => scanJsonText(t).duplicates;
+
+  it('reports each repetition once, whether the name comes back second, third or later', () => {
+    expect(dups('{"a":1,"a":2,"a":3}')).toEqual([
+      { path: '/a', name: 'a' },
+      { path: '/a', name: 'a' },
+    ]);
+    expect(dups('{"a":1,"b":2,"a":3}')).toEqual([{ path: '/a', name: 'a' }]);
+    expect(dups('{"a":1,"b":2,"b":3}')).toEqual([{ path: '/b', name: 'b' }]);
+    expect(dups('{"a":1,"b":2,"c":3,"b":4,"c":5}')).toEqual([
+      { path: '/b', name: 'b' },
+      { path: '/c', name: 'c' },
+    ]);
+    expect(dups('{"a":1,"b":2,"c":3}')).toEqual([]);
+    expect(dups('{"a":1}')).toEqual([]);
+  });
+
+  it('string values and array elements are not member names', () => {
+    expect(dups('{"a":"a","b":"a"}')).toEqual([]);
+    expect(dups('{"a":["a","a"],"b":{"c":"a","d":"a"}}')).toEqual([]);
+    expect(dups('["a","a",{"a":1}]')).toEqual([]);
+    expect(dups('"a"')).toEqual([]);
+  });
+
+  it('points into arrays by index and into each object on the way', () => {
+    expect(dups('[0,[1,2],{"x":1,"x":2}]')).toEqual([{ path: '/2/x', name: 'x' }]);
+    expect(dups('{"p":[{"q":1},{"r":{"s":1,"s":2}}]}')).toEqual([{ path: '/p/1/r/s', name: 's' }]);
+    expect(dups('{"a":{},"b":{"c":{"d":1,"d":2}}}')).toEqual([{ path: '/b/c/d', name: 'd' }]);
+    // names are compared per object: the same name in two sibling objects is no repetition
+    expect(dups('[{"a":1,"b":1},{"a":1,"b":1}]')).toEqual([]);
+  });
+
+  it('reads escaped quotes and backslashes inside strings, and decodes escaped names', () => {
+    expect(dups('{"a\\\\":1,"a\\\\":2}')).toEqual([{ path: '/a\\', name: 'a\\' }]);
+    expect(dups('{"a\\\\":1,"a":2}')).toEqual([]);
+    expect(dups('{"\\"":1,"\\"":2}')).toEqual([{ path: '/"', name: '"' }]);
+    expect(dups('{"x":"\\\\\\\\","y":1,"y":2}')).toEqual([{ path: '/y', name: 'y' }]);
+    expect(dups('{"x":"{[\\"","y":1,"y":2}')).toEqual([{ path: '/y', name: 'y' }]);
+    expect(dups('{"\\u0062":1,"b":2}')).toEqual([{ path: '/b', name: 'b' }]);
+  });
+
+  it('stops quietly at text it cannot read on (JSON.parse reports the syntax)', () => {
+    expect(dups('{"a":1,"a":2,"b')).toEqual([{ path: '/a', name: 'a' }]);
+    expect(dups('{"a":1,"\\x":2,"a":3}')).toEqual([]);
+    expect(dups('}]{"a":1,"a":2}')).toEqual([{ path: '/a', name: 'a' }]);
+  });
+
+  it('passes over a byte order mark, and reports one only at the very start', () => {
+    expect(scanJsonText('\uFEFF{"a":1,"a":2}')).toEqual({
+      bom: true,
+      duplicates: [{ path: '/a', name: 'a' }],
+    });
+    expect(scanJsonText(' \uFEFF{}').bom).toBe(false);
+    expect(scanJsonText('{}').bom).toBe(false);
+  });
+});
+
+describe('parseJsonText', () => {
+  it('names the input and says why for text that is not JSON, with no document', () => {
+    const bad = parseJsonText('{"a":', 'payee', 'file.json');
+    expect('doc' in bad).toBe(false);
+    expect(bad.findings).toEqual([
+      expect.objectContaining({ requirement: 'PRF-1-JSON-UTF8', path: '', severity: 'error' }),
+    ]);
+    expect(bad.findings[0]?.message).toContain('file.json is not valid json');
+    // the parser's own explanation, its first letter in lower case as every message of the project
+    expect(bad.findings[0]?.message).toMatch(/not valid json \([a-z]/);
+    expect(parseJsonText('nope', 'wallet').findings[0]?.message).toContain('the input');
+    const nul = parseJsonText('{"a":1}\u0000', 'wallet', 'stdin');
+    expect(nul.findings.map((f) => f.message)).toEqual(['stdin is not json text (nul bytes)']);
+  });
+
+  it('payee: a byte order mark and each repeated name are errors; wallet: the mark is ignored, a repetition a warning', () => {
+    const text = '\uFEFF{"a":1,"b":{"c":1,"c":2}}';
+    const payee = parseJsonText(text, 'payee', 'x');
+    expect(payee.doc).toEqual({ a: 1, b: { c: 2 } });
+    expect(payee.findings.map((f) => [f.requirement, f.path, f.severity])).toEqual([
+      ['PRF-1-JSON-NO-BOM', '', 'error'],
+      ['PRF-1-JSON-UNIQUE-MEMBER-NAMES', '/b/c', 'error'],
+    ]);
+    expect(payee.findings[1]?.message).toContain('"c"');
+    const wallet = parseJsonText(text, 'wallet', 'x');
+    expect(wallet.doc).toEqual({ a: 1, b: { c: 2 } });
+    expect(wallet.findings.map((f) => [f.requirement, f.path, f.severity])).toEqual([
+      ['PRF-1-READER-REFUSES-DUPLICATES', '/b/c', 'warning'],
+    ]);
+    expect(wallet.findings[0]?.message).toContain('"c"');
+  });
+
+  it('a byte order mark is reported with or without a comma in the text; a clean text has no finding', () => {
+    expect(parseJsonText('\uFEFF{}', 'payee').findings.map((f) => f.requirement)).toEqual([
+      'PRF-1-JSON-NO-BOM',
+    ]);
+    expect(parseJsonText('\uFEFF[1,2]', 'payee').findings.map((f) => f.requirement)).toEqual([
+      'PRF-1-JSON-NO-BOM',
+    ]);
+    expect(parseJsonText('{"a":[1,2]}', 'payee')).toEqual({ doc: { a: [1, 2] }, findings: [] });
+    expect(parseJsonText('{"a":1}', 'payee')).toEqual({ doc: { a: 1 }, findings: [] });
+    expect(parseJsonText('null', 'payee')).toEqual({ doc: null, findings: [] });
+  });
+
+  it('every requirement a finding of the module carries is listed', () => {
+    expect([...JSON_TEXT_REQUIREMENTS].sort()).toEqual([
+      'PRF-1-JSON-NO-BOM',
+      'PRF-1-JSON-UNIQUE-MEMBER-NAMES',
+      'PRF-1-JSON-UTF8',
+      'PRF-1-READER-REFUSES-DUPLICATES',
+    ]);
+  });
+});
+
+describe('decodeJsonBytes', () => {
+  it('decodes UTF-8 and keeps a byte order mark; NUL bytes anywhere and invalid UTF-8 are findings naming the input', () => {
+    expect(decodeJsonBytes(Buffer.from('{"é":1}'), 'x')).toEqual({ text: '{"é":1}' });
+    expect(decodeJsonBytes(Buffer.from('\uFEFF{}'), 'x')).toEqual({ text: '\uFEFF{}' });
+    for (const bytes of [Uint8Array.from([0]), Buffer.from('{"a":1}\u0000'), Buffer.from('\u0000{}')]) {
+      const r = decodeJsonBytes(bytes, 'my.json');
+      expect('finding' in r && r.finding.message).toBe('my.json is not json text (nul bytes)');
+      expect('finding' in r && r.finding.requirement).toBe('PRF-1-JSON-UTF8');
+    }
+    const bad = decodeJsonBytes(Uint8Array.from([0x7b, 0xc3, 0x7d]), 'my.json');
+    expect('finding' in bad && bad.finding.message).toBe('my.json is not utf-8 text');
+    expect('finding' in bad && bad.finding.severity).toBe('error');
+  });
+});
+
 describe('validateCprText / validateCprBytes', () => {
+  it('reads in the wallet reading by default; a byte order mark in bytes is reported in the payee reading', () => {
+    const bomText = `\uFEFF${text('sepa-ct-ok')}`;
+    expect(validateCprText(bomText, { now: NOW })).toEqual({ valid: true, findings: [] });
+    const bytes = validateCprBytes(Buffer.from(bomText), { mode: 'payee', now: NOW });
+    expect(bytes.valid).toBe(false);
+    expect(bytes.findings.map((f) => f.requirement)).toEqual(['PRF-1-JSON-NO-BOM']);
+    expect(validateCprBytes(Buffer.from(text('sepa-ct-ok')), { mode: 'payee', now: NOW })).toEqual({
+      valid: true,
+      findings: [],
+    });
+  });
+
+  it('a text that is not JSON is invalid with that one finding, naming the document', () => {
+    const r = validateCprText('{', { mode: 'payee', now: NOW });
+    expect(r.valid).toBe(false);
+    expect(r.findings).toHaveLength(1);
+    expect(r.findings[0]?.message).toContain('the document');
+    expect(validateCprBytes(new Uint8Array(3)).valid).toBe(false);
+  });
+
+  it('a warning alone leaves the text valid; the text findings come first', () => {
+    const dup = '{"a":1,"a":2}';
+    const r = validateCprText(dup, { now: NOW });
+    expect(r.valid).toBe(false);
+    expect(r.findings[0]?.requirement).toBe('PRF-1-READER-REFUSES-DUPLICATES');
+    expect(r.findings.length).toBeGreaterThan(1);
+    const warnOnly = validateCprText(text('sepa-ct-ok').replace('{', '{"cpr_version":"CPR-1.0",'), {
+      mode: 'wallet',
+      now: NOW,
+    });
+    expect(warnOnly.findings.map((f) => f.severity)).toEqual(['warning']);
+    expect(warnOnly.valid).toBe(true);
+  });
+});
+
+describe('validateCprText / validateCprBytes (fixtures)', () => {
   it('gives the same verdict as validateCpr for clean text, plus text findings for BOM and duplicates', () => {
     const clean = text('sepa-ct-ok');
     expect(validateCprText(clean, { mode: 'payee', now: NOW })).toEqual(
