@@ -54,7 +54,7 @@ interface Open {
   object: boolean;
   /** Object: the next string is a member name. */
   expectName: boolean;
-  /** Object: the last member name read. Array: the current index. */
+  /** Object: the last member name read (set before any value: its start value is never read). Array: the current index. */
   at: string | number;
   /** Segment of this container in its parent ('' for the root). */
   segment: string | number;
@@ -94,6 +94,7 @@ export function scanJsonText(text: string): JsonTextScan {
   const stack: Open[] = [];
   const n = text.length;
   let i = 0; // a byte order mark is no JSON token: the loop passes over it
+  // Stryker disable next-line EqualityOperator: at i = n charCodeAt gives NaN, which is no token: one idle round
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
@@ -138,8 +139,8 @@ export function scanJsonText(text: string): JsonTextScan {
         first: null,
         object: c === 0x7b,
         expectName: c === 0x7b,
-        at: c === 0x7b ? '' : 0,
-        segment: parent ? parent.at : '',
+        at: 0,
+        segment: parent?.at ?? 0, // the root's segment is never read
       });
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
       stack.pop();

@@ -3,7 +3,9 @@
  * the path and what to give instead, the `max-bytes` bound exactly at and one past the limit, the
  * idle timeout of a stalled stream, and the NDJSON line splitter.
  */
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -132,6 +134,14 @@ describe('idleTimeout', () => {
     expect(Buffer.concat(seen).toString()).toBe('...');
   });
 
+  it('leaves no idle timer behind once the stream has ended', async () => {
+    const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const buf = await readStreamCapped(Readable.from([Buffer.from('a'), Buffer.from('b')]), 10, 'x', 60_000);
+    expect(buf.toString()).toBe('ab');
+    expect(timers()).toBe(before);
+  });
+
   it('destroys the stream when the reader stops early', async () => {
     const stream = Readable.from([Buffer.from('a'), Buffer.from('b')]);
     for await (const _ of idleTimeout(stream, 1000, 'x')) break;
@@ -171,6 +181,33 @@ describe('readPathCapped', () => {
     expect(err.code).toBe('CPRC_RESPONSE_TOO_LARGE');
     expect(err.message).toContain('/dev/zero');
     expect(err.message).toContain('64 bytes');
+  });
+});
+
+describe('FIFOs', () => {
+  it('reads what a writer sends, and ends a FIFO nobody writes to at idleMs', async () => {
+    const dir = testScratchDir('read');
+    const fifo = join(dir, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    const t0 = Date.now();
+    const idle = await rejection(readPathCapped(fifo, 100, 150));
+    expect(idle.code).toBe('CPRC_TIMEOUT');
+    expect(idle.message).toContain(fifo);
+    expect(Date.now() - t0).toBeLessThan(3000);
+
+    const reading = readPathCapped(fifo, 100, 5000);
+    const writer = await open(fifo, 'w');
+    await writer.write('{"a":1}');
+    await writer.close();
+    expect((await reading).toString()).toBe('{"a":1}');
+
+    const stream = await openPathStream(fifo);
+    const w2 = await open(fifo, 'w');
+    await w2.write('x\ny\n');
+    await w2.close();
+    const got: Buffer[] = [];
+    for await (const c of stream) got.push(c as Buffer);
+    expect(Buffer.concat(got).toString()).toBe('x\ny\n');
   });
 });
 

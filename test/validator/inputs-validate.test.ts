@@ -170,18 +170,28 @@ describe('NDJSON', () => {
   it('a *.ndjson or *.JSONL file is read line by line, each line named path:line, blank lines skipped', async () => {
     const dir = testScratchDir('inputs');
     const nd = join(dir, 'batch.ndjson');
-    writeFileSync(nd, `${doc(1)}\n \t\r\n\n${doc(2)}\r\n{"a":\n`);
+    writeFileSync(nd, `${doc(1)}\n \n\t\n\r\r\n${doc(2)}\r\n{"a":\n`);
     const jl = join(dir, 'batch.JSONL');
     writeFileSync(jl, `${doc(3)}\n`);
     const rs = await all([nd, jl]);
     expect(summary(rs)).toEqual([
       [`${nd}:1`, true, []],
-      [`${nd}:4`, true, []],
-      [`${nd}:5`, false, ['PRF-1-JSON-UTF8']],
+      [`${nd}:5`, true, []],
+      [`${nd}:6`, false, ['PRF-1-JSON-UTF8']],
       [`${jl}:1`, true, []],
     ]);
-    expect(rs[1]?.source).toBe(`line 4 of ${nd}`);
-    expect(rs[2]?.findings[0]?.message).toContain(`line 5 of ${nd}`);
+    expect(rs[1]?.source).toBe(`line 5 of ${nd}`);
+    expect(rs[2]?.findings[0]?.message).toContain(`line 6 of ${nd}`);
+  });
+
+  it('a byte order mark before NDJSON leaves it NDJSON, the mark reported on line 1 in the payee reading', async () => {
+    const dir = testScratchDir('inputs');
+    const file = join(dir, 'bom.txt');
+    writeFileSync(file, `\uFEFF${doc(1)}\n${doc(2)}\n`);
+    expect(summary(await all([file], { mode: 'payee' }))).toEqual([
+      [`${file}:1`, false, ['PRF-1-JSON-NO-BOM']],
+      [`${file}:2`, true, []],
+    ]);
   });
 
   it('a line above max-bytes ends the stream with an error naming that line; earlier lines stand', async () => {
@@ -304,6 +314,7 @@ describe('stdin', () => {
     expect(rs.map((r) => [r.input, r.valid])).toEqual([['-', false]]);
     expect(rs[0]?.error).toContain('5000 bytes');
     expect(sent).toBeLessThan(100_000);
+    expect(endless.destroyed).toBe(true);
   });
 
   it('an NDJSON line above max-bytes is an error naming its line', async () => {

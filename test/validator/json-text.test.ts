@@ -92,6 +92,7 @@ describe('scanJsonText: every edge of the scan', () => {
     expect(dups('{"a":1,"a":2,"b')).toEqual([{ path: '/a', name: 'a' }]);
     expect(dups('{"a":1,"\\x":2,"a":3}')).toEqual([]);
     expect(dups('}]{"a":1,"a":2}')).toEqual([{ path: '/a', name: 'a' }]);
+    expect(dups(',1,{"a":1,"a":2}')).toEqual([{ path: '/a', name: 'a' }]);
   });
 
   it('passes over a byte order mark, and reports one only at the very start', () => {
@@ -115,8 +116,10 @@ describe('parseJsonText', () => {
     // the parser's own explanation, its first letter in lower case as every message of the project
     expect(bad.findings[0]?.message).toMatch(/not valid json \([a-z]/);
     expect(parseJsonText('nope', 'wallet').findings[0]?.message).toContain('the input');
-    const nul = parseJsonText('{"a":1}\u0000', 'wallet', 'stdin');
-    expect(nul.findings.map((f) => f.message)).toEqual(['stdin is not json text (nul bytes)']);
+    for (const t of ['{"a":1}\u0000', '\u0000{"a":1}']) {
+      const nul = parseJsonText(t, 'wallet', 'stdin');
+      expect(nul.findings.map((f) => f.message)).toEqual(['stdin is not json text (nul bytes)']);
+    }
   });
 
   it('payee: a byte order mark and each repeated name are errors; wallet: the mark is ignored, a repetition a warning', () => {
@@ -127,6 +130,7 @@ describe('parseJsonText', () => {
       ['PRF-1-JSON-NO-BOM', '', 'error'],
       ['PRF-1-JSON-UNIQUE-MEMBER-NAMES', '/b/c', 'error'],
     ]);
+    expect(payee.findings[0]?.message).toContain('byte order mark');
     expect(payee.findings[1]?.message).toContain('"c"');
     const wallet = parseJsonText(text, 'wallet', 'x');
     expect(wallet.doc).toEqual({ a: 1, b: { c: 2 } });

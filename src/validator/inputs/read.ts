@@ -141,16 +141,16 @@ export async function readPathCapped(path: string, max: number, idleMs: number):
     } catch (err) {
       throw cannotRead(path, err);
     }
+    let buf: Buffer;
     try {
-      const buf = await fh.readFile();
-      if (buf.length > max) throw tooLarge(path, max); // grew while read
-      return buf;
+      buf = await fh.readFile();
     } catch (err) {
-      if (err instanceof CprcError) throw err;
       throw cannotRead(path, err);
     } finally {
       await fh.close().catch(() => undefined);
     }
+    if (buf.length > max) throw tooLarge(path, max); // grew while read
+    return buf;
   }
   return readStreamCapped(await openSpecial(path, stats), max, path, idleMs);
 }

@@ -180,10 +180,9 @@ function looksLikeNdjson(head: Buffer): boolean {
   while (k < head.length && (head[k] === 0x20 || head[k] === 0x0a || head[k] === 0x0d || head[k] === 0x09))
     k++;
   if (k >= head.length) return false;
-  const first = head.subarray(0, nl).toString('utf8').trim();
-  if (first === '') return false;
   try {
-    JSON.parse(first);
+    // a blank first line is no value: it throws; trim() also drops a byte order mark
+    JSON.parse(head.subarray(0, nl).toString('utf8').trim());
     return true;
   } catch {
     return false;
@@ -261,8 +260,7 @@ async function* stdinDocs(run: Run, stdin: Readable): AsyncGenerator<InputResult
         await it.return?.(undefined);
         throw tooLarge('stdin', run.maxBytes);
       }
-      if (ended) break;
-      const r = await it.next();
+      const r = await it.next(); // done again when the head loop saw the end
       if (r.done) break;
       chunks.push(r.value);
       total += r.value.length;
@@ -334,7 +332,7 @@ export async function* validateInputs(
   };
   const queue: Pending[] = [];
   const startRead = (p: Pending): void => {
-    if (p.source.kind === 'path' && !isNdjsonName(p.source.path) && p.read === undefined) {
+    if (p.source.kind === 'path' && !isNdjsonName(p.source.path)) {
       p.read = readPathCapped(p.source.path, run.maxBytes, run.timeoutMs).then(
         (bytes) => ({ bytes }),
         (error: unknown) => ({ error }),
