@@ -157,7 +157,7 @@ export function scanJsonText(text: string): JsonTextScan {
 }
 
 /** The text findings of one reading. */
-function textFindings(scan: JsonTextScan, mode: 'payee' | 'wallet'): Finding[] {
+function textFindings(scan: JsonTextScan, mode: 'payee' | 'wallet' | undefined): Finding[] {
   const out: Finding[] = [];
   if (scan.bom && mode === 'payee') {
     out.push(
@@ -207,7 +207,8 @@ export interface ParsedText {
 }
 
 /**
- * Parses JSON text and reports its text-level findings in the reading `mode`: not JSON (error),
+ * Parses JSON text and reports its text-level findings in the reading `mode` (absent: the
+ * wallet's): not JSON (error),
  * a byte order mark (payee: PROFILE error; wallet: ignored, as a reader may), duplicate member
  * names (payee: PROFILE error; wallet: warning that a wallet should refuse it with 422
  * INVALID_STRUCTURE). `what` names the input in messages.
@@ -217,7 +218,11 @@ export interface ParsedText {
  * parseJsonText('{"a":1,"a":2}', 'payee', 'stdin').findings[0]?.requirement; // 'PRF-1-JSON-UNIQUE-MEMBER-NAMES'
  * ```
  */
-export function parseJsonText(text: string, mode: 'payee' | 'wallet', what = 'the input'): ParsedText {
+export function parseJsonText(
+  text: string,
+  mode: 'payee' | 'wallet' | undefined,
+  what = 'the input',
+): ParsedText {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   let doc: unknown;
   try {
@@ -269,7 +274,7 @@ function merge(pre: readonly Finding[], result: ValidationResult | null): Valida
  * ```
  */
 export function validateCprText(text: string, opts: ValidateCprOptions = {}): ValidationResult {
-  const parsed = parseJsonText(text, opts.mode ?? 'wallet', 'the document');
+  const parsed = parseJsonText(text, opts.mode, 'the document');
   return merge(parsed.findings, 'doc' in parsed ? validateCpr(parsed.doc, opts) : null);
 }
 

@@ -3,6 +3,7 @@
  * folder or a glob stands for, in which order, and the error of an input that names nothing.
  */
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CprcError } from '../../src/errors.js';
@@ -64,6 +65,30 @@ describe('walkJson (a folder)', () => {
     ]);
   });
 
+  it('lists sub-folders in name order, whatever order the file system gives', async () => {
+    const root = tree(['a/1.json', 'b/2.json', 'c/3.json', 'd/4.json']);
+    expect(rel(root, await collect(walkJson(root)))).toEqual([
+      'a/1.json',
+      'b/2.json',
+      'c/3.json',
+      'd/4.json',
+    ]);
+    const rev = tree(['d/4.json', 'c/3.json', 'b/2.json', 'a/1.json']);
+    expect(rel(rev, await collect(walkJson(rev)))).toEqual(['a/1.json', 'b/2.json', 'c/3.json', 'd/4.json']);
+  });
+
+  it('skips what is neither a file nor a link (a socket named *.json)', async () => {
+    const root = tree(['a.json']);
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(join(root, 's.json'), resolve));
+    try {
+      expect(rel(root, await collect(walkJson(root)))).toEqual(['a.json']);
+      expect(rel(root, await collect(expandGlob(`${root}/*.json`)))).toEqual(['a.json']);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
   it('follows a symbolic link to a file', async () => {
     const root = tree(['real/doc.txt']);
     symlinkSync(join(root, 'real', 'doc.txt'), join(root, 'link.json'));
@@ -107,9 +132,9 @@ describe('expandGlob', () => {
   });
 
   it('[...] and [!...] match one character of a set; an unclosed [ or { is literal', async () => {
-    const root = tree(['a.json', 'b.json', 'c.json', '[x.json', '{y.json', 'a-b.json']);
+    const root = tree(['a.json', 'b.json', 'c.json', '!.json', '[x.json', '{y.json', 'a-b.json']);
     expect(rel(root, await collect(expandGlob(`${root}/[ab].json`)))).toEqual(['a.json', 'b.json']);
-    expect(rel(root, await collect(expandGlob(`${root}/[!ab].json`)))).toEqual(['c.json']);
+    expect(rel(root, await collect(expandGlob(`${root}/[!ab].json`)))).toEqual(['!.json', 'c.json']);
     expect(rel(root, await collect(expandGlob(`${root}/[a-c].json`)))).toEqual([
       'a.json',
       'b.json',
@@ -181,6 +206,47 @@ describe('expandGlob', () => {
       'sub/deeper/d.json',
     ]);
     expect(await collect(expandGlob(`${root}/missing/**/*.json`))).toEqual([]);
+  });
+
+  it('a pattern without glob characters, repeated slashes, the file-system root', async () => {
+    const root = tree(files);
+    expect(rel(root, await collect(expandGlob(`${root}/sub/s1.json`)))).toEqual(['sub/s1.json']);
+    expect(rel(root, await collect(expandGlob(`${root}/*//s1.json`)))).toEqual(['sub/s1.json']);
+    expect(rel(root, await collect(expandGlob(`${root}//sub///s?.json`)))).toEqual([
+      'sub/s1.json',
+      'sub/s2.json',
+    ]);
+    expect(await collect(expandGlob('/e?c/passwd'))).toEqual(['/etc/passwd']);
+  });
+
+  it('a folder that cannot be listed matches nothing', async () => {
+    const root = tree(files);
+    for (const pattern of ['missing/*', 'missing/*/x.json', 'missing/**', 'missing/**/*.json', 'a.json/*']) {
+      expect(await collect(expandGlob(`${root}/${pattern}`)), pattern).toEqual([]);
+    }
+  });
+
+  it('a folder segment matches folders by its pattern, a dot folder only with a leading dot', async () => {
+    const root = tree(files);
+    expect(rel(root, await collect(expandGlob(`${root}/*/y.json`)))).toEqual([]);
+    expect(rel(root, await collect(expandGlob(`${root}/o*/*.json`)))).toEqual(['other/o.json']);
+    expect(rel(root, await collect(expandGlob(`${root}/**`)))).toEqual([
+      'a.json',
+      'ab.json',
+      'abjson',
+      'b.json',
+      'c.txt',
+      'other/o.json',
+      'sub/s1.json',
+      'sub/s2.json',
+      'sub/deeper/d.json',
+    ]);
+    const plain = tree(['a/x.json', 'b/y.json', 'b/c/z.json']);
+    expect(rel(plain, await collect(expandGlob(`${plain}/**/*.json`)))).toEqual([
+      'a/x.json',
+      'b/y.json',
+      'b/c/z.json',
+    ]);
   });
 
   it('a relative pattern is read from the working folder and yields relative paths', async () => {

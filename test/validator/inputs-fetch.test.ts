@@ -45,7 +45,9 @@ beforeAll(async () => {
       case 'status': {
         const status = Number(arg);
         if (status === 500) json(500, 'internal trouble');
-        else if (status === 400) json(400, { error: { code: 42 } });
+        else if (status === 403) json(403, { error: { code: 42 } });
+        else if (status === 409) json(409, { detail: 'no error member' });
+        else if (status === 422) json(422, 'null');
         else json(status, { error: { code: `CODE_${status}` } });
         return;
       }
@@ -69,8 +71,14 @@ beforeAll(async () => {
         res.writeHead(200, { 'content-length': '1000' });
         res.write('0123456789', () => setTimeout(() => req.socket.destroy(), 20));
         return;
-      case 'header': // echoes the accept header
-        json(200, JSON.stringify({ accept: req.headers.accept }));
+      case 'header': // echoes the method and the accept header
+        json(200, JSON.stringify({ method: req.method, accept: req.headers.accept }));
+        return;
+      case 'notjson':
+        json(200, 'this is not json');
+        return;
+      case 'dup':
+        json(200, '{"cpr_version":"CPR-1.0","cpr_version":"CPR-1.0"}');
         return;
       default:
         json(404, { error: { code: 'NOT_FOUND' } });
@@ -112,7 +120,16 @@ describe('retrieveCpr', () => {
     const body = await retrieveCpr(`${base}/ok/t`, { timeoutMs: 5000, maxBytes: 10_000, ca });
     expect(Buffer.from(body).equals(DOC)).toBe(true);
     const echo = await retrieveCpr(`${base}/header/t`, { timeoutMs: 5000, maxBytes: 10_000, ca });
-    expect(JSON.parse(Buffer.from(echo).toString('utf8'))).toEqual({ accept: 'application/json' });
+    expect(JSON.parse(Buffer.from(echo).toString('utf8'))).toEqual({
+      method: 'GET',
+      accept: 'application/json',
+    });
+    // the connections of a --ca pool are closed with it
+    await new Promise((r) => setTimeout(r, 100));
+    const open = await new Promise<number>((resolve, reject) =>
+      server.getConnections((err, n) => (err ? reject(err) : resolve(n))),
+    );
+    expect(open).toBe(0);
   });
 
   it('accepts a body of exactly max-bytes and refuses one byte more, naming the url, the limit and the flag', async () => {
@@ -139,10 +156,12 @@ describe('retrieveCpr', () => {
     for (const [status, code] of [
       [201, 'CODE_201'],
       [299, 'CODE_299'],
+      [400, 'CODE_400'],
       [401, 'CODE_401'],
-      [409, 'CODE_409'],
+      [403, ''],
+      [409, ''],
+      [422, ''],
       [500, ''],
-      [400, ''],
     ] as const) {
       const f = await failure(`/status/${status}`);
       expect(f.code).toBe('CPRC_IO');
@@ -195,7 +214,8 @@ describe('retrieveCpr', () => {
     );
     expect(refused?.code).toBe('CPRC_TARGET_UNREACHABLE');
     expect(refused?.message).toContain('cannot retrieve https://127.0.0.1:1/cpr/t');
-    expect(refused?.message).not.toContain('--ca');
+    // the cause, and nothing after it
+    expect(refused?.message).toMatch(/ECONNREFUSED 127\.0\.0\.1:1$/);
     const untrusted = await failure('/ok/t', { ca: null });
     expect(untrusted.code).toBe('CPRC_TARGET_UNREACHABLE');
     expect(untrusted.message).toContain(`cannot retrieve ${untrusted.url}`);
@@ -230,6 +250,27 @@ describe('validateInputs with a reference uri', () => {
     expect(big?.error).toContain('100 bytes');
     const [untrusted] = await all([uri], { now: NOW });
     expect(untrusted?.error).toContain('--ca FILE');
+  });
+
+  it('keeps the findings of the uri and of the body, and names the url in them', async () => {
+    // an endpoint that is not percent-encoded: a profile warning of the uri
+    const raw = `cpr://${'c'.repeat(32)}?endpoint=${base}/ok`;
+    const [warned] = await all([raw], { now: NOW, ca, mode: 'payee' });
+    expect(warned?.error).toBeUndefined();
+    expect(warned?.findings.map((f) => [f.requirement, f.severity])).toEqual([
+      ['PRF-2-REFERENCE-URI', 'warning'],
+    ]);
+    expect(warned?.valid).toBe(true);
+    const [dup] = await all([encodeReferenceUri('d'.repeat(32), `${base}/dup`)], {
+      now: NOW,
+      ca,
+      mode: 'payee',
+    });
+    expect(dup?.findings.map((f) => f.requirement)).toContain('PRF-1-JSON-UNIQUE-MEMBER-NAMES');
+    const [bad] = await all([encodeReferenceUri('e'.repeat(32), `${base}/notjson`)], { now: NOW, ca });
+    expect(bad?.error).toBeUndefined();
+    expect(bad?.findings.map((f) => f.requirement)).toEqual(['PRF-1-JSON-UTF8']);
+    expect(bad?.findings[0]?.message).toContain(`${base}/notjson/cpr/${'e'.repeat(32)}`);
   });
 
   it('gives up at timeoutMs', async () => {

@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -89,6 +90,18 @@ describe('readStreamCapped', () => {
     expect(stream.destroyed).toBe(true);
   });
 
+  it('a stream error is an I/O error naming the input', async () => {
+    const broken = new Readable({
+      read() {
+        this.destroy(Object.assign(new Error('input/output error'), { code: 'EIO' }));
+      },
+    });
+    const err = await rejection(readStreamCapped(broken, 100, 'stdin'));
+    expect(err.code).toBe('CPRC_IO');
+    expect(err.message).toContain('cannot read stdin');
+    expect(err.message).toContain('input/output error');
+  });
+
   it('gives up on a stream that sends nothing for idleMs, naming it, the time and --timeout', async () => {
     const stream = new PassThrough();
     const t0 = Date.now();
@@ -150,7 +163,7 @@ describe('idleTimeout', () => {
 });
 
 describe('readPathCapped', () => {
-  it('reads a regular file of exactly max bytes and refuses one of max + 1 before reading it', async () => {
+  it('reads a regular file of exactly max bytes and refuses one of max + 1', async () => {
     const dir = testScratchDir('read');
     const at = join(dir, 'at.json');
     const over = join(dir, 'over.json');
@@ -208,6 +221,24 @@ describe('FIFOs', () => {
     const got: Buffer[] = [];
     for await (const c of stream) got.push(c as Buffer);
     expect(Buffer.concat(got).toString()).toBe('x\ny\n');
+  });
+});
+
+describe('a path that is neither file, folder, FIFO nor device', () => {
+  it('a socket cannot be opened: an I/O error naming it', async () => {
+    const dir = testScratchDir('read');
+    const path = join(dir, 'sock.json');
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(path, resolve));
+    try {
+      for (const p of [readPathCapped(path, 100, 1000), openPathStream(path)]) {
+        const err = await rejection(p);
+        expect(err.code).toBe('CPRC_IO');
+        expect(err.message).toContain(path);
+      }
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
 

@@ -4,12 +4,12 @@
  * QR code, a file holding a cpr:// uri, an inline uri), how each result is named, the max-bytes
  * limit at its edge, and request_id uniqueness over the whole run.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { encodeInlineUri, renderQrPng } from '../../src/codec/index.js';
+import { encodeInlineUri, readQrPng, renderQrPng } from '../../src/codec/index.js';
 import { DEFAULT_MAX_BYTES, type InputResult, validateInputs } from '../../src/validator/inputs/index.js';
 import { testScratchDir } from '../_support/scratch.js';
 
@@ -240,6 +240,7 @@ describe('NDJSON', () => {
       ['blank-first.txt', `\n${doc(3)}\n${doc(4)}`, false],
       ['garbage-first.txt', `not json\n${doc(5)}\n`, false],
       ['one-line.txt', doc(6), true],
+      ['number.txt', '12', false],
     ];
     for (const [n, text] of cases) writeFileSync(join(dir, n), text);
     const rs = await all(cases.map(([n]) => join(dir, n)));
@@ -332,13 +333,65 @@ describe('stdin', () => {
     expect(rs[2]?.error).toContain('line 3 of -');
   });
 
-  it('a stream error is a read error on -', async () => {
-    const broken = new Readable({
-      read() {
-        this.destroy(Object.assign(new Error('boom'), { code: 'EIO' }));
-      },
+  it('a stream error is a read error on -, naming stdin, and the run goes on', async () => {
+    const dir = testScratchDir('inputs');
+    writeFileSync(join(dir, 'ok.json'), doc(1));
+    for (const failAt of [0, 1]) {
+      let n = 0;
+      const broken = new Readable({
+        read() {
+          if (n++ === failAt) this.destroy(Object.assign(new Error('boom'), { code: 'EIO' }));
+          else this.push(`${doc(2).slice(0, 40)}\n`);
+        },
+      });
+      const rs = await all(['-', join(dir, 'ok.json')], { stdin: broken });
+      expect(rs.map((r) => [r.input, r.valid])).toEqual([
+        ['-', false],
+        [join(dir, 'ok.json'), true],
+      ]);
+      expect(rs[0]?.error).toContain('stdin');
+      expect(rs[0]?.error).toContain('boom');
+    }
+  });
+
+  it('a first line that arrives in pieces, or of exactly max-bytes, is still read as NDJSON', async () => {
+    const one = doc(1);
+    const pieces = await all(['-'], {
+      stdin: Readable.from([one.slice(0, 50), `${one.slice(50)}\n`, `${doc(2)}\n`]),
     });
-    await expect(all(['-'], { stdin: broken })).rejects.toThrow('boom');
+    expect(summary(pieces)).toEqual([
+      ['-:1', true, []],
+      ['-:2', true, []],
+    ]);
+    const exact = await all(['-'], { stdin: Readable.from([one, `\n${doc(2)}\n`]), maxBytes: one.length });
+    expect(summary(exact)).toEqual([
+      ['-:1', true, []],
+      ['-:2', true, []],
+    ]);
+  });
+
+  it('a pretty-printed document in many pieces is one document, and is refused one byte past max-bytes', async () => {
+    const pretty = JSON.stringify({ ...load('sepa-ct-ok'), request_id: id(1) }, null, 2);
+    const pieces = (t: string): string[] => t.match(/[\s\S]{1,40}/g) ?? [];
+    expect(summary(await all(['-'], { stdin: Readable.from(pieces(pretty)) }))).toEqual([['-', true, []]]);
+    expect(
+      summary(await all(['-'], { stdin: Readable.from(pieces(pretty)), maxBytes: pretty.length })),
+    ).toEqual([['-', true, []]]);
+    const [over] = await all(['-'], { stdin: Readable.from(pieces(`${pretty} `)), maxBytes: pretty.length });
+    expect(over?.valid).toBe(false);
+    expect(over?.error).toContain(`${pretty.length} bytes`);
+  });
+
+  it('NDJSON results come as lines arrive, before stdin ends', async () => {
+    const stdin = new PassThrough();
+    stdin.write(`${doc(1)}\n${doc(2)}\n`);
+    const it = validateInputs(['-'], { now: NOW, stdin })[Symbol.asyncIterator]();
+    const first = await Promise.race([it.next(), new Promise((r) => setTimeout(() => r('stalled'), 2000))]);
+    expect(first).toMatchObject({ done: false, value: { input: '-:1', valid: true } });
+    stdin.end(`${doc(3)}\n`);
+    const rest: string[] = [];
+    for (let r = await it.next(); !r.done; r = await it.next()) rest.push(r.value.input);
+    expect(rest).toEqual(['-:2', '-:3']);
   });
 });
 
@@ -353,6 +406,14 @@ describe('cpr:// uris, in arguments, files and QR codes', () => {
     const [d] = await all([dup], { mode: 'payee' });
     expect(d?.findings.map((f) => f.requirement)).toContain('PRF-1-JSON-UNIQUE-MEMBER-NAMES');
     expect(d?.valid).toBe(false);
+  });
+
+  it("keeps the codec's warnings of a uri that decodes", async () => {
+    const uri = encodeInlineUri({ ...load('sepa-ct-ok'), request_id: id(1) });
+    const padded = `${uri}${'='.repeat((4 - ((uri.length - 'cpr://inline/'.length) % 4)) % 4 || 2)}`;
+    const [r] = await all([padded]);
+    expect(r?.findings.map((f) => [f.requirement, f.severity])).toEqual([['PRF-2-INLINE-URI', 'warning']]);
+    expect(r?.valid).toBe(true);
   });
 
   it('a malformed uri gives its codec findings, not a read error', async () => {
@@ -392,6 +453,39 @@ describe('cpr:// uris, in arguments, files and QR codes', () => {
     expect(rs[0]?.source).toBe(`qr code in ${join(dir, 'cpr.png')} (inline uri)`);
     expect(rs[1]?.error).toContain(`cannot read a qr code from ${join(dir, 'blank.png')}`);
     expect(rs[1]?.error).toContain('png');
+    const why = readQrPng(PNG.sync.write(blank));
+    expect(why.ok).toBe(false);
+    for (const f of why.findings) expect(rs[1]?.error).toContain(f.message);
+  });
+
+  it('the findings of the document a QR code carries are kept (payee: duplicate names)', async () => {
+    const dir = testScratchDir('inputs');
+    const json = `{"cpr_version":"CPR-1.0","cpr_version":"CPR-1.0"}`;
+    const qr = await renderQrPng(`cpr://inline/${Buffer.from(json).toString('base64url')}`);
+    if (!qr.ok) throw new Error('render failed');
+    writeFileSync(join(dir, 'dup.png'), qr.png);
+    const [r] = await all([join(dir, 'dup.png')], { mode: 'payee' });
+    expect(r?.error).toBeUndefined();
+    expect(r?.findings.map((f) => f.requirement)).toContain('PRF-1-JSON-UNIQUE-MEMBER-NAMES');
+  });
+});
+
+describe('reading ahead', () => {
+  it('reads at most a few files ahead of the one being validated', async () => {
+    const dir = testScratchDir('inputs');
+    const names = Array.from({ length: 60 }, (_, i) => `f${String(i).padStart(2, '0')}.json`);
+    names.forEach((n, i) => {
+      writeFileSync(join(dir, n), doc(200 + i));
+    });
+    const it = validateInputs([dir], { now: NOW })[Symbol.asyncIterator]();
+    const first = await it.next();
+    expect(first.value?.valid).toBe(true);
+    // files removed now: those not read yet can no longer be read
+    for (const n of names) rmSync(join(dir, n));
+    const rest: InputResult[] = [];
+    for (let r = await it.next(); !r.done; r = await it.next()) rest.push(r.value);
+    expect(rest).toHaveLength(59);
+    expect(rest.slice(30).every((r) => r.error?.includes('no such file'))).toBe(true);
   });
 });
 

@@ -5,6 +5,7 @@
  *
  * @packageDocumentation
  */
+import type { Stats } from 'node:fs';
 import { opendir, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { cannotRead } from './read.js';
@@ -36,6 +37,11 @@ async function listFolder(dir: string): Promise<{ dirs: string[]; files: string[
   return { dirs, files };
 }
 
+/** A folder's entries, none when it cannot be listed (a glob's part that matches nothing). */
+function listOrNothing(dir: string): Promise<{ dirs: string[]; files: string[] }> {
+  return listFolder(dir).catch(() => ({ dirs: [], files: [] }));
+}
+
 /** Every `*.json` file under `root`, depth first in name order, folder by folder. */
 export async function* walkJson(root: string): AsyncGenerator<string> {
   const stack: string[] = [root];
@@ -65,7 +71,7 @@ function segmentRegex(segment: string): RegExp {
     else if (c === '?') re += '[^/]';
     else if (c === '[') {
       const end = segment.indexOf(']', i + 2);
-      if (end < 0) re += '\\[';
+      if (end === -1) re += '\\[';
       else {
         const body = segment.slice(i + 1, end);
         re += `[${body.startsWith('!') ? `^${body.slice(1)}` : body}]`;
@@ -73,7 +79,7 @@ function segmentRegex(segment: string): RegExp {
       }
     } else if (c === '{') {
       const end = segment.indexOf('}', i);
-      if (end < 0) re += '\\{';
+      if (end === -1) re += '\\{';
       else {
         const alts = segment
           .slice(i + 1, end)
@@ -100,11 +106,11 @@ function segmentRegex(segment: string): RegExp {
  */
 export async function* expandGlob(pattern: string): AsyncGenerator<string> {
   const parts = pattern.split(/[\\/]+/);
-  const absolute = pattern.startsWith('/');
   let k = 0;
   const lit: string[] = [];
   while (k < parts.length - 1 && !isGlob(parts[k] as string)) lit.push(parts[k++] as string);
-  const root = absolute ? `/${lit.filter(Boolean).join(sep)}` : lit.length > 0 ? lit.join(sep) : '.';
+  // an absolute pattern's first part is '' (`/` alone joins to '')
+  const root = lit.length === 0 ? '.' : lit.join(sep) || sep;
   const rest = parts.slice(k);
   // frames: (folder, index of the next segment)
   const stack: [string, number][] = [[root, 0]];
@@ -113,11 +119,11 @@ export async function* expandGlob(pattern: string): AsyncGenerator<string> {
     const [dir, idx] = stack.pop() as [string, number];
     const seg = rest[idx] as string;
     const last = idx === rest.length - 1;
-    const at = (name: string): string => (dir === '.' ? name : join(dir, name));
+    const at = (name: string): string => join(dir, name); // join('.', 'a') is 'a'
     if (seg === '**') {
       // one or more folders: descend (popped after what is pushed below, so a folder's files come
       // before its sub-folders', as in a folder walk); zero folders: the next segment here, first
-      const { dirs, files } = await listFolder(dir).catch(() => ({ dirs: [], files: [] }));
+      const { dirs, files } = await listOrNothing(dir);
       if (last) {
         for (const f of files) {
           const p = at(f);
@@ -136,7 +142,7 @@ export async function* expandGlob(pattern: string): AsyncGenerator<string> {
     }
     const re = segmentRegex(seg);
     const dotOk = seg.startsWith('.');
-    const { dirs, files } = await listFolder(dir).catch(() => ({ dirs: [], files: [] }));
+    const { dirs, files } = await listOrNothing(dir);
     if (last) {
       for (const f of files) {
         if ((dotOk || !f.startsWith('.')) && re.test(f)) {
@@ -170,22 +176,22 @@ export async function* expandInput(input: string): AsyncGenerator<Source> {
     yield { kind: 'uri', uri: input };
     return;
   }
-  let isDir = false;
+  let stats: Stats;
   try {
-    isDir = (await stat(input)).isDirectory();
+    stats = await stat(input);
   } catch (err) {
     if (isGlob(input)) {
-      let n = 0;
+      let matched = false;
       for await (const path of expandGlob(input)) {
-        n++;
+        matched = true;
         yield { kind: 'path', path };
       }
-      if (n === 0) throw cannotRead(input, new Error('no file matches this glob'));
+      if (!matched) throw cannotRead(input, new Error('no file matches this glob'));
       return;
     }
     throw cannotRead(input, err);
   }
-  if (isDir) {
+  if (stats.isDirectory()) {
     for await (const path of walkJson(input)) yield { kind: 'path', path };
     return;
   }

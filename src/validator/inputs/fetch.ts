@@ -15,7 +15,7 @@ import { tooLarge } from './limits.js';
 /** Options of {@link retrieveCpr}. */
 export interface RetrieveOptions {
   /** PEM file of a CA to trust. */
-  ca?: string;
+  ca?: string | undefined;
   /** Total time for headers and body, in ms. */
   timeoutMs: number;
   /** The `max-bytes` limit of the body. */
@@ -55,7 +55,6 @@ export async function retrieveCpr(url: string, opts: RetrieveOptions): Promise<U
     let res: CappedResponse;
     try {
       res = await cappedRequest(url, {
-        method: 'GET',
         headers: { accept: 'application/json' },
         timeoutMs: opts.timeoutMs,
         maxBytes: opts.maxBytes,
@@ -64,20 +63,21 @@ export async function retrieveCpr(url: string, opts: RetrieveOptions): Promise<U
         ...(dispatcher ? { dispatcher } : {}),
       });
     } catch (err) {
+      // Stryker disable next-line ConditionalExpression: cappedRequest throws CappedRequestError only (its contract); this guards the casts below
       if (!(err instanceof CappedRequestError)) throw err;
       if (err.reason === 'too-large') throw tooLarge(`the response of ${url}`, opts.maxBytes);
-      const e = err.cause as Error & { code?: string; cause?: { code?: string; message?: string } };
+      const e = err.cause as Error & { cause?: { message?: string } };
+      // timedOut: the deadline passed (undici's own header and body timers, of the same length,
+      // start after it and tick coarser, so they never fire first)
       if (err.phase === 'head') {
-        if (err.timedOut || e.code === 'UND_ERR_HEADERS_TIMEOUT')
-          throw timedOut(url, opts.timeoutMs, 'answer');
+        if (err.timedOut) throw timedOut(url, opts.timeoutMs, 'answer');
         const detail = e.cause?.message ?? e.message;
         const hint = /certificate|self.signed|issuer/i.test(detail)
           ? '; pass the CA that signed its certificate with --ca FILE'
           : '';
         throw new CprcError('CPRC_TARGET_UNREACHABLE', `cannot retrieve ${url}: ${detail}${hint}`);
       }
-      if (err.timedOut || e.code === 'UND_ERR_BODY_TIMEOUT')
-        throw timedOut(url, opts.timeoutMs, 'send its whole answer');
+      if (err.timedOut) throw timedOut(url, opts.timeoutMs, 'send its whole answer');
       throw new CprcError('CPRC_TARGET_UNREACHABLE', `the answer of ${url} broke off: ${e.message}`);
     }
     if (res.status >= 300 && res.status < 400) {
@@ -92,8 +92,9 @@ export async function retrieveCpr(url: string, opts: RetrieveOptions): Promise<U
     if (res.status !== 200) {
       let code = '';
       try {
-        const parsed = JSON.parse(body.toString('utf8')) as { error?: { code?: unknown } };
-        if (typeof parsed?.error?.code === 'string') code = ` ${parsed.error.code}`;
+        // not JSON, or no error object: the parse or the member access throws
+        const named: unknown = JSON.parse(body.toString('utf8')).error.code;
+        if (typeof named === 'string') code = ` ${named}`;
       } catch {
         // not a JSON error body
       }

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import { constants, open as openFd, type Stats } from 'node:fs';
-import { type FileHandle, open, stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { CprcError } from '../../errors.js';
@@ -61,7 +61,9 @@ export async function* idleTimeout(
   try {
     for (;;) {
       let timer: NodeJS.Timeout | undefined;
-      const next = it.next();
+      const next = it.next().catch((err: unknown) => {
+        throw cannotRead(what, err); // a stream error: the input cannot be read
+      });
       const r = idleMs
         ? await Promise.race([
             next,
@@ -80,8 +82,7 @@ export async function* idleTimeout(
           ]).finally(() => clearTimeout(timer))
         : await next;
       if (r.done) return;
-      const v = r.value as Buffer | string;
-      yield typeof v === 'string' ? Buffer.from(v) : v;
+      yield Buffer.from(r.value as Buffer | string); // a string chunk made bytes (a copy of a Buffer)
     }
   } finally {
     stream.destroy();
@@ -110,64 +111,30 @@ async function openFifo(path: string): Promise<Readable> {
   return new Socket({ fd, readable: true, writable: false });
 }
 
-/** A stream of a non-regular, non-folder path (FIFO, device). */
-async function openSpecial(path: string, stats: Stats): Promise<Readable> {
+/**
+ * Opens a path as a stream, whatever kind of file it is: a FIFO through {@link openFifo}, a
+ * regular file or a device through a file handle (closed at the stream's end or destroy). A
+ * folder is an error here (the caller expands folders).
+ */
+export async function openPathStream(path: string): Promise<Readable> {
+  const stats = await statPath(path);
+  if (stats.isDirectory()) throw cannotRead(path, { code: 'EISDIR' });
   if (stats.isFIFO()) return openFifo(path);
   try {
     const fh = await open(path, 'r');
-    return fh.createReadStream(); // closes the handle at its end or destroy
+    return fh.createReadStream();
   } catch (err) {
-    throw cannotRead(path, err);
+    throw cannotRead(path, err); // a socket, or a path gone since its stat
   }
 }
-
-const folderError = (path: string): CprcError =>
-  cannotRead(path, Object.assign(new Error('folder'), { code: 'EISDIR' }));
 
 /**
- * Reads a whole file, FIFO or device with the `max-bytes` cap: a regular file larger than `max`
- * is refused before reading; anything else is streamed and cut at `max` (so `/dev/zero` and an
- * endless FIFO end at once) or ended after `idleMs` without data. A folder is an error here
- * (the caller expands folders).
+ * Reads a whole file, FIFO or device with the `max-bytes` cap: streamed and cut one chunk past
+ * `max` (so a 600 MB file, `/dev/zero` and an endless FIFO end at once), or ended after `idleMs`
+ * without data. A folder is an error here (the caller expands folders).
  */
 export async function readPathCapped(path: string, max: number, idleMs: number): Promise<Buffer> {
-  const stats = await statPath(path);
-  if (stats.isDirectory()) throw folderError(path);
-  if (stats.isFile()) {
-    if (stats.size > max) throw tooLarge(path, max);
-    let fh: FileHandle;
-    try {
-      fh = await open(path, 'r');
-    } catch (err) {
-      throw cannotRead(path, err);
-    }
-    let buf: Buffer;
-    try {
-      buf = await fh.readFile();
-    } catch (err) {
-      throw cannotRead(path, err);
-    } finally {
-      await fh.close().catch(() => undefined);
-    }
-    if (buf.length > max) throw tooLarge(path, max); // grew while read
-    return buf;
-  }
-  return readStreamCapped(await openSpecial(path, stats), max, path, idleMs);
-}
-
-/** Opens a path as a stream for line reading (NDJSON), whatever kind of file it is. */
-export async function openPathStream(path: string): Promise<Readable> {
-  const stats = await statPath(path);
-  if (stats.isDirectory()) throw folderError(path);
-  if (stats.isFile()) {
-    try {
-      const fh = await open(path, 'r');
-      return fh.createReadStream();
-    } catch (err) {
-      throw cannotRead(path, err);
-    }
-  }
-  return openSpecial(path, stats);
+  return readStreamCapped(await openPathStream(path), max, path, idleMs);
 }
 
 /** One line of an NDJSON input (without its line break; a trailing CR removed). */
@@ -184,7 +151,7 @@ export interface Line {
  * once. `head` is data already read from the stream's start.
  */
 export async function* splitLines(
-  chunks: AsyncIterable<Buffer>,
+  chunks: AsyncIterable<Buffer> | Iterable<Buffer>,
   max: number,
   what: string,
   head?: Buffer,
@@ -193,15 +160,15 @@ export async function* splitLines(
   let pendingSize = 0;
   let number = 0;
   const emit = (last: Buffer): Line => {
-    const bytes = pending.length === 0 ? last : Buffer.concat([...pending, last], pendingSize + last.length);
+    const bytes = Buffer.concat([...pending, last], pendingSize + last.length);
     pending = [];
     pendingSize = 0;
     number++;
-    const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
+    const end = bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length; // bytes[-1] is undefined
     return { number, bytes: bytes.subarray(0, end) };
   };
   async function* all(): AsyncGenerator<Buffer> {
-    if (head && head.length > 0) yield head;
+    if (head) yield head;
     yield* chunks;
   }
   for await (const chunk of all()) {
@@ -214,12 +181,10 @@ export async function* splitLines(
       yield emit(part);
       start = nl + 1;
     }
-    if (start < chunk.length) {
-      const rest = chunk.subarray(start);
-      pendingSize += rest.length;
-      if (pendingSize > max) throw tooLarge(`line ${number + 1} of ${what}`, max);
-      pending.push(rest);
-    }
+    const rest = chunk.subarray(start); // empty when the chunk ended with a line break
+    pendingSize += rest.length;
+    if (pendingSize > max) throw tooLarge(`line ${number + 1} of ${what}`, max);
+    pending.push(rest);
   }
   if (pendingSize > 0) yield emit(Buffer.alloc(0));
 }

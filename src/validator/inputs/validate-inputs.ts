@@ -68,17 +68,21 @@ interface Loaded {
 
 /** The state shared by one run of {@link validateInputs}. */
 interface Run {
-  mode: ValidationMode;
   opts: ValidateCprOptions;
   maxBytes: number;
   timeoutMs: number;
-  ca?: string;
+  ca: string | undefined;
   /** request_ids seen so far (the only memory that grows with the number of documents). */
   seen: Set<string>;
 }
 
 /** Parses bytes as one JSON document (text rules of the run's reading included). */
-function fromBytes(bytes: Uint8Array, input: string, source: string, mode: ValidationMode): Loaded {
+function fromBytes(
+  bytes: Uint8Array,
+  input: string,
+  source: string,
+  mode: ValidationMode | undefined,
+): Loaded {
   const decoded = decodeJsonBytes(bytes, source);
   if ('finding' in decoded) return { input, source, findings: [decoded.finding] };
   return { input, source, ...parseJsonText(decoded.text, mode, source) };
@@ -124,7 +128,8 @@ async function loadUri(uri: string, input: string, source: string, run: Run): Pr
   if (!decoded.ok) return { input, source, findings: decoded.findings };
   const findings = [...decoded.findings];
   if (decoded.value.kind === 'inline') {
-    const parsed = parseJsonText(decoded.value.json, run.mode, `${source} (inline uri)`);
+    // the codec has parsed this json: only its text rules can give findings, never a parse error naming it
+    const parsed = parseJsonText(decoded.value.json, run.opts.mode);
     return {
       input,
       source: `${source} (inline uri)`,
@@ -133,12 +138,8 @@ async function loadUri(uri: string, input: string, source: string, run: Run): Pr
     };
   }
   const url = decoded.value.retrievalUrl;
-  const body = await retrieveCpr(url, {
-    timeoutMs: run.timeoutMs,
-    maxBytes: run.maxBytes,
-    ...(run.ca !== undefined ? { ca: run.ca } : {}),
-  });
-  const loaded = fromBytes(body, input, `the response of ${url}`, run.mode);
+  const body = await retrieveCpr(url, { timeoutMs: run.timeoutMs, maxBytes: run.maxBytes, ca: run.ca });
+  const loaded = fromBytes(body, input, `the response of ${url}`, run.opts.mode);
   return {
     ...loaded,
     source: `${source} (retrieved from ${url})`,
@@ -165,7 +166,7 @@ async function fromFileBytes(bytes: Buffer, input: string, run: Run): Promise<Lo
   if (bytes.subarray(0, 6).toString('latin1') === 'cpr://') {
     return loadUri(bytes.toString('utf8').trim(), input, input, run);
   }
-  return fromBytes(bytes, input, input, run.mode);
+  return fromBytes(bytes, input, input, run.opts.mode);
 }
 
 /**
@@ -175,26 +176,19 @@ async function fromFileBytes(bytes: Buffer, input: string, run: Run): Promise<Lo
  */
 function looksLikeNdjson(head: Buffer): boolean {
   const nl = head.indexOf(0x0a);
-  if (nl < 0) return false;
-  let k = nl + 1;
-  while (k < head.length && (head[k] === 0x20 || head[k] === 0x0a || head[k] === 0x0d || head[k] === 0x09))
-    k++;
-  if (k >= head.length) return false;
+  if (nl === -1 || !/\S/.test(head.subarray(nl + 1).toString('latin1'))) return false;
   try {
     // a blank first line is no value: it throws; trim() also drops a byte order mark
     JSON.parse(head.subarray(0, nl).toString('utf8').trim());
-    return true;
   } catch {
     return false;
   }
+  return true;
 }
-
-/** An empty chunk stream (all data is in the head). */
-async function* noChunks(): AsyncGenerator<Buffer> {}
 
 /** Documents of an NDJSON stream, one per non-empty line, named `name:line`. */
 async function* ndjsonDocs(
-  chunks: AsyncIterable<Buffer>,
+  chunks: AsyncIterable<Buffer> | Iterable<Buffer>,
   name: string,
   run: Run,
   head?: Buffer,
@@ -211,7 +205,10 @@ async function* ndjsonDocs(
         }
       }
       if (blank) continue;
-      yield check(fromBytes(l.bytes, `${name}:${l.number}`, `line ${l.number} of ${name}`, run.mode), run);
+      yield check(
+        fromBytes(l.bytes, `${name}:${l.number}`, `line ${l.number} of ${name}`, run.opts.mode),
+        run,
+      );
     }
   } catch (err) {
     yield failed(`${name}:${line + 1}`, err);
@@ -220,21 +217,17 @@ async function* ndjsonDocs(
 
 /** Pulls chunks from stdin until the first line and what follows it decide single vs NDJSON. */
 async function* stdinDocs(run: Run, stdin: Readable): AsyncGenerator<InputResult> {
-  const it = idleTimeout(stdin, undefined, 'stdin')[Symbol.asyncIterator]();
+  const it = idleTimeout(stdin, undefined, 'stdin');
   const chunks: Buffer[] = [];
   let size = 0;
-  let ended = false;
   try {
     for (;;) {
       const head = Buffer.concat(chunks, size);
       const nl = head.indexOf(0x0a);
-      if (nl >= 0 && /\S/.test(head.subarray(nl + 1).toString('latin1'))) break;
+      if (nl !== -1 && /\S/.test(head.subarray(nl + 1).toString('latin1'))) break;
       if (size > run.maxBytes) break;
       const r = await it.next();
-      if (r.done) {
-        ended = true;
-        break;
-      }
+      if (r.done) break;
       chunks.push(r.value);
       size += r.value.length;
     }
@@ -243,29 +236,25 @@ async function* stdinDocs(run: Run, stdin: Readable): AsyncGenerator<InputResult
     return;
   }
   const head = Buffer.concat(chunks, size);
-  if (!ended && looksLikeNdjson(head)) {
-    const rest = { [Symbol.asyncIterator]: () => it };
-    yield* ndjsonDocs(rest, '-', run, head);
+  if (looksLikeNdjson(head)) {
+    // the lines after the head: the rest of the stream (nothing when it has ended)
+    yield* ndjsonDocs({ [Symbol.asyncIterator]: () => it }, '-', run, head);
     return;
   }
-  if (ended && looksLikeNdjson(head)) {
-    yield* ndjsonDocs(noChunks(), '-', run, head);
-    return;
-  }
-  // one document: read the rest under the cap
+  // one document: read the rest under the cap (a stream that has ended is done again at once)
   try {
     let total = size;
     for (;;) {
       if (total > run.maxBytes) {
-        await it.return?.(undefined);
+        await it.return(undefined); // stops reading (and destroys) stdin
         throw tooLarge('stdin', run.maxBytes);
       }
-      const r = await it.next(); // done again when the head loop saw the end
+      const r = await it.next();
       if (r.done) break;
       chunks.push(r.value);
       total += r.value.length;
     }
-    yield check(fromBytes(Buffer.concat(chunks, total), '-', 'stdin', run.mode), run);
+    yield check(fromBytes(Buffer.concat(chunks, total), '-', 'stdin', run.opts.mode), run);
   } catch (err) {
     yield failed('-', err);
   }
@@ -286,7 +275,7 @@ async function* pathStreamDocs(path: string, run: Run): AsyncGenerator<InputResu
 /** Documents of one path whose bytes were read. */
 async function* bytesDocs(path: string, bytes: Buffer, run: Run): AsyncGenerator<InputResult> {
   if (!path.toLowerCase().endsWith('.json') && looksLikeNdjson(bytes)) {
-    yield* ndjsonDocs(noChunks(), path, run, bytes);
+    yield* ndjsonDocs([], path, run, bytes);
     return;
   }
   try {
@@ -323,11 +312,10 @@ export async function* validateInputs(
   const { maxBytes, timeoutMs, ca, stdin, ...cprOpts } = opts;
   validateCpr({}, cprOpts); // options are checked once, before any input is read (throws CPRC_USAGE)
   const run: Run = {
-    mode: cprOpts.mode ?? 'wallet',
-    opts: cprOpts,
+    opts: cprOpts, // an absent mode is the wallet's reading, in every rule and in the text rules
     maxBytes: maxBytes ?? DEFAULT_MAX_BYTES,
     timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    ...(ca !== undefined ? { ca } : {}),
+    ca,
     seen: new Set(),
   };
   const queue: Pending[] = [];
@@ -340,22 +328,20 @@ export async function* validateInputs(
     }
   };
   for (const input of inputs) {
-    const sources = expandInput(input)[Symbol.asyncIterator]();
-    let exhausted = false;
+    const sources = expandInput(input);
+    // an expansion that has ended (or thrown) is done again at once on the next call
     const fill = async (): Promise<void> => {
-      while (!exhausted && queue.length < READ_AHEAD) {
+      // Stryker disable next-line EqualityOperator: the read-ahead depth (16 or 17) is internal: it changes no result
+      while (queue.length < READ_AHEAD) {
         let r: IteratorResult<Source>;
         try {
           r = await sources.next();
         } catch (err) {
-          exhausted = true;
+          // Stryker disable next-line StringLiteral: an entry with a read is routed by its read, whatever its kind
           queue.push({ source: { kind: 'path', path: input }, read: Promise.resolve({ error: err }) });
           return;
         }
-        if (r.done) {
-          exhausted = true;
-          return;
-        }
+        if (r.done) return;
         const p: Pending = { source: r.value };
         startRead(p);
         queue.push(p);
