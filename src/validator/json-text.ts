@@ -46,10 +46,8 @@ export interface JsonTextScan {
 
 /** An open container of the scan. */
 interface Open {
-  /** Member names seen so far (objects only; created at the second member). */
+  /** Member names seen so far (objects only; created at the first member). */
   names: Set<string> | null;
-  /** The first member name, before `names` exists. */
-  first: string | null;
   /** True for an object. */
   object: boolean;
   /** Object: the next string is a member name. */
@@ -67,12 +65,11 @@ const BACKSLASH = 0x5c;
 function stringEnd(text: string, start: number): number {
   let i = start + 1;
   for (;;) {
-    const q = text.indexOf('"', i);
-    if (q < 0) return -1;
-    let slashes = 0;
+    const q = text.indexOf('"', i); // -1 (none) is returned as is: charCodeAt(-2) is no backslash
+    let escaped = false;
     // the opening quote at `start` ends the run of backslashes
-    for (let k = q - 1; text.charCodeAt(k) === BACKSLASH; k--) slashes++;
-    if (slashes % 2 === 0) return q;
+    for (let k = q - 1; text.charCodeAt(k) === BACKSLASH; k--) escaped = !escaped;
+    if (!escaped) return q;
     i = q + 1;
   }
 }
@@ -99,29 +96,20 @@ export function scanJsonText(text: string): JsonTextScan {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
       const end = stringEnd(text, i);
-      if (end < 0) break;
+      if (end === -1) break;
       const top = stack[stack.length - 1];
       if (top?.object && top.expectName) {
-        let name = text.slice(i + 1, end);
-        if (name.indexOf('\\') >= 0) {
-          try {
-            name = JSON.parse(text.slice(i, end + 1)) as string;
-          } catch {
-            break;
-          }
+        let name: string;
+        try {
+          name = JSON.parse(text.slice(i, end + 1)) as string; // escapes decoded
+        } catch {
+          break;
         }
         top.expectName = false;
         top.at = name;
-        let repeated = false;
-        if (top.names) {
-          repeated = top.names.has(name);
-          if (!repeated) top.names.add(name);
-        } else if (top.first === null) {
-          top.first = name;
-        } else {
-          repeated = top.first === name;
-          top.names = new Set([top.first, name]);
-        }
+        top.names ??= new Set();
+        const repeated = top.names.has(name);
+        top.names.add(name);
         if (repeated) {
           const segments: (string | number)[] = [];
           for (let k = 1; k < stack.length; k++) segments.push((stack[k] as Open).segment);
@@ -136,9 +124,8 @@ export function scanJsonText(text: string): JsonTextScan {
       const parent = stack[stack.length - 1];
       stack.push({
         names: null,
-        first: null,
         object: c === 0x7b,
-        expectName: c === 0x7b,
+        expectName: true, // read for an object only
         at: 0,
         segment: parent?.at ?? 0, // the root's segment is never read
       });
@@ -195,7 +182,8 @@ export function notJsonFinding(message: string): Finding {
 /** Lower-cases the first letter of a JSON.parse message. */
 function parseMessage(err: unknown): string {
   // JSON.parse throws a SyntaxError only
-  return (err as Error).message.replace(/^[A-Z]/, (c) => c.toLowerCase());
+  const message = (err as Error).message;
+  return message.charAt(0).toLowerCase() + message.slice(1);
 }
 
 /** Result of {@link parseJsonText}: the document, or the finding that says why there is none. */
@@ -232,9 +220,7 @@ export function parseJsonText(
       return { findings: [notJsonFinding(`${what} is not json text (nul bytes)`)] };
     return { findings: [notJsonFinding(`${what} is not valid json (${parseMessage(err)})`)] };
   }
-  // A document without two member names in one object cannot repeat one: skip the scan.
-  const scan = text.includes(',') ? scanJsonText(text) : { bom: body !== text, duplicates: [] };
-  return { doc, findings: textFindings(scan, mode) };
+  return { doc, findings: textFindings(scanJsonText(text), mode) };
 }
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }); // keep a BOM: it is reported
