@@ -198,30 +198,36 @@ describe('readPathCapped', () => {
 });
 
 describe('FIFOs', () => {
-  it('reads what a writer sends, and ends a FIFO nobody writes to at idleMs', async () => {
-    const dir = testScratchDir('read');
-    const fifo = join(dir, 'pipe');
-    execFileSync('mkfifo', [fifo]);
-    const t0 = Date.now();
-    const idle = await rejection(readPathCapped(fifo, 100, 150));
-    expect(idle.code).toBe('CPRC_TIMEOUT');
-    expect(idle.message).toContain(fifo);
-    expect(Date.now() - t0).toBeLessThan(3000);
+  // Not under StrykerJS: its vitest runner runs the tests in worker threads, where Node tracks the
+  // descriptors a socket adopts ("unmanaged" fds) and aborts the process when a closed FIFO's
+  // descriptor number comes back for the next FIFO. `cprc` itself reads on its main thread.
+  it.skipIf(process.env.STRYKER_MUTATOR_WORKER !== undefined)(
+    'reads what a writer sends, and ends a FIFO nobody writes to at idleMs',
+    async () => {
+      const dir = testScratchDir('read');
+      const fifo = join(dir, 'pipe');
+      execFileSync('mkfifo', [fifo]);
+      const t0 = Date.now();
+      const idle = await rejection(readPathCapped(fifo, 100, 150));
+      expect(idle.code).toBe('CPRC_TIMEOUT');
+      expect(idle.message).toContain(fifo);
+      expect(Date.now() - t0).toBeLessThan(3000);
 
-    const reading = readPathCapped(fifo, 100, 5000);
-    const writer = await open(fifo, 'w');
-    await writer.write('{"a":1}');
-    await writer.close();
-    expect((await reading).toString()).toBe('{"a":1}');
+      const reading = readPathCapped(fifo, 100, 5000);
+      const writer = await open(fifo, 'w');
+      await writer.write('{"a":1}');
+      await writer.close();
+      expect((await reading).toString()).toBe('{"a":1}');
 
-    const stream = await openPathStream(fifo);
-    const w2 = await open(fifo, 'w');
-    await w2.write('x\ny\n');
-    await w2.close();
-    const got: Buffer[] = [];
-    for await (const c of stream) got.push(c as Buffer);
-    expect(Buffer.concat(got).toString()).toBe('x\ny\n');
-  });
+      const stream = await openPathStream(fifo);
+      const w2 = await open(fifo, 'w');
+      await w2.write('x\ny\n');
+      await w2.close();
+      const got: Buffer[] = [];
+      for await (const c of stream) got.push(c as Buffer);
+      expect(Buffer.concat(got).toString()).toBe('x\ny\n');
+    },
+  );
 });
 
 describe('a path that is neither file, folder, FIFO nor device', () => {
