@@ -5,6 +5,7 @@
  * limit at its edge, and request_id uniqueness over the whole run.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { PNG } from 'pngjs';
@@ -208,6 +209,21 @@ describe('NDJSON', () => {
     expect(rs[1]?.error).toContain(`${first.length} bytes`);
   });
 
+  it('a *.ndjson path that cannot be opened (a socket) is an error naming it', async () => {
+    const dir = testScratchDir('inputs');
+    const path = join(dir, 's.ndjson');
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(path, resolve));
+    try {
+      const [r] = await all([path]);
+      expect(r?.input).toBe(path);
+      expect(r?.valid).toBe(false);
+      expect(r?.error).toContain(path);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
   it('a missing *.ndjson file is an error naming it', async () => {
     const dir = testScratchDir('inputs');
     const [r] = await all([join(dir, 'gone.ndjson')]);
@@ -349,7 +365,7 @@ describe('stdin', () => {
         ['-', false],
         [join(dir, 'ok.json'), true],
       ]);
-      expect(rs[0]?.error).toContain('stdin');
+      expect(rs[0]?.error).toContain('cannot read stdin');
       expect(rs[0]?.error).toContain('boom');
     }
   });

@@ -90,6 +90,7 @@ describe('scanJsonText: every edge of the scan', () => {
 
   it('stops quietly at text it cannot read on (JSON.parse reports the syntax)', () => {
     expect(dups('{"a":1,"a":2,"b')).toEqual([{ path: '/a', name: 'a' }]);
+    expect(dups('{"a":1,"a":"b')).toEqual([{ path: '/a', name: 'a' }]);
     expect(dups('{"a":1,"\\x":2,"a":3}')).toEqual([]);
     expect(dups('}]{"a":1,"a":2}')).toEqual([{ path: '/a', name: 'a' }]);
     expect(dups(',1,{"a":1,"a":2}')).toEqual([{ path: '/a', name: 'a' }]);
