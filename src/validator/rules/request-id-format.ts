@@ -42,8 +42,8 @@ const HEX: Uint8Array = (() => {
 /** True when the characters of `s` from `from` to `to` (excluded) are all hex digits. */
 function hexRun(s: string, from: number, to: number): boolean {
   for (let i = from; i < to; i++) {
-    const c = s.charCodeAt(i);
-    if (c > 0x7f || HEX[c] === 0) return false;
+    // a code above 0x7f reads undefined: not a hex digit either
+    if (HEX[s.charCodeAt(i)] !== 1) return false;
   }
   return true;
 }
