@@ -19,29 +19,18 @@ const REQ = 'PRF-2-CHAIN-ID-AGREES';
  */
 export function chainKey(value: unknown): string | null {
   if (typeof value !== 'string' || value === '') return null;
-  if (isCanonicalDecimal(value)) return value; // what BigInt(value).toString() gives back
-  if (DECIMAL.test(value)) return BigInt(value).toString();
+  if (DECIMAL.test(value)) return value.replace(LEADING_ZEROS, '');
   const caip = CAIP2_EIP155.exec(value);
-  if (caip) return BigInt(caip[1] as string).toString();
-  if (HEX.test(value)) return BigInt(value.toLowerCase()).toString();
+  if (caip) return (caip[1] as string).replace(LEADING_ZEROS, '');
+  if (HEX.test(value)) return BigInt(value).toString(); // BigInt reads 0x and 0X, either case
   return value;
 }
 
 const DECIMAL = /^[0-9]+$/;
 const CAIP2_EIP155 = /^eip155:([0-9]+)$/;
 const HEX = /^0[xX][0-9a-fA-F]+$/;
-
-/** A decimal number without leading zero (or "0"): its own BigInt string. */
-function isCanonicalDecimal(value: string): boolean {
-  const first = value.charCodeAt(0);
-  if (first === 0x30) return value.length === 1;
-  if (first < 0x31 || first > 0x39) return false;
-  for (let i = 1; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c < 0x30 || c > 0x39) return false;
-  }
-  return true;
-}
+/** The zeros before a number's first significant digit (or before its last digit: "0" stays). */
+const LEADING_ZEROS = /^0+(?=[0-9])/;
 
 /** Where chain identifiers sit in an on-chain CPR (profile section 2). */
 const PLACES = [['chain_id'], ['payee', 'rail_address', 'chain_id'], ['value', 'asset', 'chain_id']] as const;
