@@ -22,9 +22,9 @@ const PRIMARY: Readonly<Record<SubInterface, readonly string[]>> = {
 /** Compares two address values the way the rail does: EVM hex and IBAN letters ignore case. */
 function same(field: string, a: unknown, b: unknown): boolean {
   if (typeof a === 'string' && typeof b === 'string') {
-    if (a === b) return true;
-    if (field === 'receiver_address' || field === 'iban' || field === 'bic')
+    if (field === 'receiver_address' || field === 'iban' || field === 'bic') {
       return a.toUpperCase() === b.toUpperCase();
+    }
   }
   return a === b;
 }
