@@ -4,13 +4,6 @@
 // CPR-2.9-CONTEXT-NOT-IN-CPR (2.9: the DerivationContext's payer, authorization and execution
 // context are never inside the CPR).
 
-import {
-  ASSET_FIELDS,
-  BASE_FIELDS,
-  PAYEE_FIELDS,
-  SUB_INTERFACE_FIELD_NAMES,
-  VALUE_FIELDS,
-} from '../../model/cpr.js';
 import { type Finding, finding } from '../../model/finding.js';
 import type { Rule, RuleContext } from '../types.js';
 import { findingsOf, pointer } from '../util.js';
@@ -22,29 +15,13 @@ const REQ_SEPARATION = 'CPR-INV-6-SEPARATION';
 
 /**
  * Payer member names beyond the profile's floor, normalised (lower case, letters and digits
- * only). Profile section 2 makes `payer`, `payer_*` and `debtor*` payer data at any depth; these
- * are the other spellings payment standards use for the payer (ISO 20022's ultimate debtor, the
- * usual sender / from-address / customer names). Names a CPR legitimately uses (payee,
+ * only). Profile section 2 makes `payer`, `payer_*` and `debtor*` payer data at any depth (every
+ * name starting `payer` or `debtor` once normalised: `payerId`, `debtor_agent`); these are the
+ * other spellings payment standards use for the payer (ISO 20022's ultimate debtor, the usual
+ * sender / from-address / customer names). Names a CPR legitimately uses (payee,
  * beneficiary_name, txid, end_to_end_id) are deliberately absent.
  */
 export const PAYER_KEYS: ReadonlySet<string> = new Set([
-  'payer',
-  'payerid',
-  'payername',
-  'payeraccount',
-  'payeraddress',
-  'payeriban',
-  'payeremail',
-  'payerphone',
-  'payerwallet',
-  'payerinfo',
-  'payerdetails',
-  'payercontext',
-  'debtor',
-  'debtorname',
-  'debtoraccount',
-  'debtoriban',
-  'debtoragent',
   'ultimatedebtor',
   'sender',
   'senderaddress',
@@ -59,7 +36,8 @@ export const PAYER_KEYS: ReadonlySet<string> = new Set([
  * Authorization, state, settlement and confirmation member names, normalised (see
  * {@link PAYER_KEYS}). The profile's floor (`authorization`, `signed_tx`, `raw_tx`, `permit`,
  * `execution_date`, `state`, `status`) plus the usual confirmation / settlement spellings and the
- * DerivationContext of spec 2.9.
+ * DerivationContext of spec 2.9 (names starting `mandate` or `settlement` need no entry: every
+ * such name is one).
  */
 export const SEPARATION_KEYS: ReadonlySet<string> = new Set([
   'authorization',
@@ -74,9 +52,6 @@ export const SEPARATION_KEYS: ReadonlySet<string> = new Set([
   'status',
   'paymentstatus',
   'paymentstate',
-  'settlement',
-  'settlementinstruction',
-  'settlementstatus',
   'settled',
   'settledat',
   'confirmation',
@@ -142,12 +117,10 @@ function classifyNormalised(n: string, topLevel: boolean): Verdict {
 /** {@link classifyKey} for names with non-ASCII characters (Unicode lower-casing first). */
 function classifySlow(key: string, topLevel: boolean): Verdict {
   const lower = key.toLowerCase();
+  // without a separator (cut -1) the tail is the whole name
   const cut = Math.max(lower.lastIndexOf(':'), lower.lastIndexOf('/'), lower.lastIndexOf('.'));
-  if (cut >= 0) {
-    const tail = classifyNormalised(lower.slice(cut + 1).replace(NOT_ALNUM, ''), topLevel);
-    if (tail !== 0) return tail;
-  }
-  return classifyNormalised(lower.replace(NOT_ALNUM, ''), topLevel);
+  const tail = classifyNormalised(lower.slice(cut + 1).replace(NOT_ALNUM, ''), topLevel);
+  return tail !== 0 ? tail : classifyNormalised(lower.replace(NOT_ALNUM, ''), topLevel);
 }
 
 const NOT_ALNUM = /[^a-z0-9]/g;
@@ -161,18 +134,23 @@ const NOT_ALNUM = /[^a-z0-9]/g;
 const SLOTS = 36;
 const ROOT = 1;
 
+/** The trie's alphabet: a character's slot is its index here (either case). */
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
 /** Slot of an ASCII character: letters (either case) 0-25, digits 26-35, anything else -1 (skipped). */
 const SLOT: Int8Array = (() => {
   const t = new Int8Array(128).fill(-1);
-  for (let c = 0; c < 26; c++) {
-    t[0x61 + c] = c;
-    t[0x41 + c] = c;
+  for (let i = 0; i < ALPHABET.length; i++) {
+    t[ALPHABET.charCodeAt(i)] = i;
+    t[ALPHABET.toUpperCase().charCodeAt(i)] = i;
   }
-  for (let d = 0; d < 10; d++) t[0x30 + d] = 26 + d;
   return t;
 })();
 
-/** The trie's transitions and, per state, the verdict of a name ending there (exact, top-level exact) or reaching it (prefix). */
+/**
+ * The trie's transitions and, per state, the verdict of a name ending there (nested, top level)
+ * or reaching it (prefix). State 0 leads only to itself: a walk that left the trie stays out.
+ */
 const { TRIE_NEXT, TRIE_EXACT, TRIE_TOP_EXACT, TRIE_PREFIX } = (() => {
   const next: number[][] = [[], []]; // state 0: out of the trie; 1: the root
   const exact: Verdict[] = [0, 0];
@@ -199,6 +177,10 @@ const { TRIE_NEXT, TRIE_EXACT, TRIE_TOP_EXACT, TRIE_PREFIX } = (() => {
   for (const name of ['payer', 'debtor']) prefix[stateFor(name)] = 1;
   for (const name of ['mandate', 'settlement']) prefix[stateFor(name)] = 2;
   for (const name of TOP_LEVEL_KEYS) topExact[stateFor(name)] = 2;
+  // a top-level name is forbidden when it is forbidden at any depth, or only at the top
+  exact.forEach((v, state) => {
+    if (v !== 0) topExact[state] = v;
+  });
   const flat = new Int32Array(next.length * SLOTS);
   next.forEach((row, s) => {
     for (let c = 0; c < SLOTS; c++) flat[s * SLOTS + c] = row[c] ?? 0;
@@ -211,13 +193,6 @@ const { TRIE_NEXT, TRIE_EXACT, TRIE_TOP_EXACT, TRIE_PREFIX } = (() => {
   };
 })();
 
-/** Verdict of the trie walk ending in `state` (no forbidden prefix met on the way). */
-function endVerdict(state: number, topLevel: boolean): Verdict {
-  if (state === ROOT) return 0; // no letter or digit: the empty name
-  const e = TRIE_EXACT[state] as Verdict;
-  return e !== 0 ? e : topLevel ? (TRIE_TOP_EXACT[state] as Verdict) : 0;
-}
-
 /** The trie's verdict on the ASCII name `key` from `start` on (letters and digits only). */
 function runTrie(key: string, start: number, topLevel: boolean): Verdict {
   let state = ROOT;
@@ -225,106 +200,32 @@ function runTrie(key: string, start: number, topLevel: boolean): Verdict {
     const s = SLOT[key.charCodeAt(i)] as number; // ASCII only here
     if (s < 0) continue;
     state = TRIE_NEXT[state * SLOTS + s] as number;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: only speed: out of the trie (state 0) the walk stays in state 0 and ends with verdict 0
     if (state === 0) return 0;
     const p = TRIE_PREFIX[state] as Verdict;
     if (p !== 0) return p;
   }
-  return endVerdict(state, topLevel);
-}
-
-/**
- * Member names of CPR-1.0 itself (base, payee, value, asset and every sub-interface): none is
- * payer data at any depth, so they skip classification. Every other name is classified on the
- * spot (no cache: extension keys rarely repeat, and a cache of them only churns).
- */
-const CPR_NAMES: ReadonlySet<string> = new Set<string>([
-  ...BASE_FIELDS,
-  ...PAYEE_FIELDS,
-  ...VALUE_FIELDS,
-  ...ASSET_FIELDS,
-  ...SUB_INTERFACE_FIELD_NAMES,
-]);
-
-/**
- * {@link CPR_NAMES} as an open-addressed table without collisions: a name's slot is a hash of its
- * length and first and last characters, so a lookup is a few loads and one string comparison
- * (cheaper than `Set.prototype.has` on the walk's hot path). The multipliers are searched once,
- * here; should none fit, the table stays empty and {@link isCprName} asks the set.
- */
-const NAME_SLOTS = 256;
-const { NAME_TABLE, NAME_MUL } = (() => {
-  const names = [...CPR_NAMES];
-  for (let a = 1; a < 64; a++) {
-    for (let b = 1; b < 64; b++) {
-      const table: (string | undefined)[] = new Array(NAME_SLOTS).fill(undefined);
-      let ok = true;
-      for (const name of names) {
-        const h =
-          (name.length * a + name.charCodeAt(0) * b + name.charCodeAt(name.length - 1)) & (NAME_SLOTS - 1);
-        if (table[h] !== undefined) {
-          ok = false;
-          break;
-        }
-        table[h] = name;
-      }
-      if (ok) return { NAME_TABLE: table, NAME_MUL: [a, b] as const };
-    }
-  }
-  return { NAME_TABLE: undefined, NAME_MUL: [0, 0] as const };
-})();
-const [MUL_LENGTH, MUL_FIRST] = NAME_MUL;
-
-/** `CPR_NAMES.has(key)`, through {@link NAME_TABLE}. */
-function isCprName(key: string): boolean {
-  const n = key.length;
-  if (NAME_TABLE === undefined) return CPR_NAMES.has(key);
-  if (n === 0) return false;
-  return (
-    NAME_TABLE[
-      (n * MUL_LENGTH + key.charCodeAt(0) * MUL_FIRST + key.charCodeAt(n - 1)) & (NAME_SLOTS - 1)
-    ] === key
-  );
+  return (topLevel ? TRIE_TOP_EXACT : TRIE_EXACT)[state] as Verdict;
 }
 
 /**
  * Classifies a member name as profile section 2 reads it, case- and separator-insensitive: the
  * part after any namespace prefix (`:`, `/` or `.`), and the whole name with its separators
  * dropped, are both looked at (`com.example:payer` and `payer.name` are both payer data; the
- * part after the prefix decides first). One pass over the name walks the trie for the whole name
- * and finds the last separator; only a name with a separator walks the trie again, over its tail.
+ * part after the prefix decides first). One pass over the name finds the last separator; the trie
+ * is walked over the tail, then, when the tail is allowed, over the whole name.
  */
 function classifyKey(key: string, topLevel: boolean): Verdict {
-  if (isCprName(key)) return 0;
-  const n = key.length;
   let cut = -1;
-  // the whole name's walk: a state > 0 while in the trie, 0 once out of it, -1 once decided
-  let state = ROOT;
-  let whole: Verdict = 0;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < key.length; i++) {
     const c = key.charCodeAt(i);
-    if (c > 0x7f) return classifySlow(key, topLevel); // full Unicode lower-casing
-    if (c === 0x3a || c === 0x2f || c === 0x2e) {
-      cut = i; // : / . (no letter or digit: skipped by the walk)
-      continue;
-    }
-    if (state <= 0) continue;
-    const s = SLOT[c] as number;
-    if (s < 0) continue;
-    state = TRIE_NEXT[state * SLOTS + s] as number;
-    if (state !== 0) {
-      const p = TRIE_PREFIX[state] as Verdict;
-      if (p !== 0) {
-        whole = p;
-        state = -1;
-      }
-    }
+    if (c >= 0x80) return classifySlow(key, topLevel); // full Unicode lower-casing
+    if (c === 0x3a || c === 0x2f || c === 0x2e) cut = i; // : / .
   }
-  if (state > 0) whole = endVerdict(state, topLevel);
-  if (cut >= 0) {
-    const tail = runTrie(key, cut + 1, topLevel);
-    if (tail !== 0) return tail;
-  }
-  return whole;
+  // without a separator (cut -1) the tail is the whole name; the walk skips the separators
+  const tail = runTrie(key, cut + 1, topLevel);
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: only speed: without a separator the whole name's walk is the tail's again
+  return tail !== 0 || cut < 0 ? tail : runTrie(key, 0, topLevel);
 }
 
 /**
@@ -343,31 +244,6 @@ export function isPayerDataName(key: string, topLevel: boolean): boolean {
   return classifyKey(key, topLevel) !== 0;
 }
 
-/**
- * The walk's frames, reused across calls (validation is synchronous): frame i is an object or
- * array reached from frame `parentOf[i]` under `keyOf[i]`; paths are rebuilt on a hit only.
- */
-const nodeOf: object[] = [];
-const parentOf: number[] = [];
-const keyOf: (string | number)[] = [];
-const pending: number[] = [];
-
-/** The path of the subtree the iterative walk started at (set by {@link walkIterative}). */
-let basePath: readonly (string | number)[] = [];
-
-function pathOf(frame: number, last: string): string {
-  const segments: (string | number)[] = [last];
-  for (let f = frame; f > 0; f = parentOf[f] as number) segments.push(keyOf[f] as string | number);
-  return pointer([...basePath, ...segments.reverse()]);
-}
-
-function push(node: object, parent: number, key: string | number): void {
-  nodeOf.push(node);
-  parentOf.push(parent);
-  keyOf.push(key);
-  pending.push(nodeOf.length - 1);
-}
-
 /** Findings for one member name (none when it is allowed). */
 function hit(v: Verdict, path: string, key: string, out: Finding[]): void {
   if (v === 1) {
@@ -383,18 +259,30 @@ function hit(v: Verdict, path: string, key: string, out: Finding[]): void {
   }
 }
 
+/** An object or array: what the walk descends into. */
+function isNode(v: unknown): v is object {
+  // Stryker disable next-line ConditionalExpression: a string descended into has only index members ("0", "1"), which no rule forbids
+  return typeof v === 'object' && v !== null;
+}
+
 /** Nesting walked by recursion (fast); deeper subtrees are walked iteratively (any depth). */
 const RECURSION_LIMIT = 48;
+
+/** Walks the child `node` at `path` (its key already pushed): by recursion, or iteratively once deep. */
+function walkChild(node: object, path: (string | number)[], out: Finding[]): void {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: both walks give the same findings; the limit only keeps recursion off deep documents
+  if (path.length > RECURSION_LIMIT) walkIterative(node, path, out);
+  else walkRecursive(node, path, false, out);
+}
 
 /** Walks `node` (at `path`) by recursion down to {@link RECURSION_LIMIT}, then iteratively. */
 function walkRecursive(node: object, path: (string | number)[], topLevel: boolean, out: Finding[]): void {
   if (Array.isArray(node)) {
     for (let i = 0; i < node.length; i++) {
       const v: unknown = node[i];
-      if (typeof v !== 'object' || v === null) continue;
+      if (!isNode(v)) continue;
       path.push(i);
-      if (path.length > RECURSION_LIMIT) walkIterative(v, path, out);
-      else walkRecursive(v, path, false, out);
+      walkChild(v, path, out);
       path.pop();
     }
     return;
@@ -407,10 +295,9 @@ function walkRecursive(node: object, path: (string | number)[], topLevel: boolea
       const v = classifyKey(key, topLevel);
       if (v !== 0) hit(v, pointer([...path, key]), key, out);
       const child = obj[key];
-      if (typeof child !== 'object' || child === null) continue;
+      if (!isNode(child)) continue;
       path.push(key);
-      if (path.length > RECURSION_LIMIT) walkIterative(child, path, out);
-      else walkRecursive(child, path, false, out);
+      walkChild(child, path, out);
       path.pop();
     }
     return;
@@ -421,10 +308,9 @@ function walkRecursive(node: object, path: (string | number)[], topLevel: boolea
     const v = classifyKey(key, topLevel);
     if (v !== 0) hit(v, pointer([...path, key]), key, out);
     const child = obj[key];
-    if (typeof child !== 'object' || child === null) continue;
+    if (!isNode(child)) continue;
     path.push(key);
-    if (path.length > RECURSION_LIMIT) walkIterative(child, path, out);
-    else walkRecursive(child, path, false, out);
+    walkChild(child, path, out);
     path.pop();
   }
 }
@@ -435,54 +321,53 @@ function walkRecursive(node: object, path: (string | number)[], topLevel: boolea
  */
 let bareProto = false;
 
-/** Walks the subtree `doc` at `base` with an explicit stack (no recursion, any depth). */
+/**
+ * Walks the subtree `doc` at `base` with an explicit stack (no recursion, any depth). Frame i is
+ * an object or array reached from frame `parentOf[i]` under `keyOf[i]`; paths are rebuilt on a
+ * hit only. A node is walked once (JSON has no cycles; an exotic object graph might).
+ */
 function walkIterative(doc: object, base: readonly (string | number)[], out: Finding[]): void {
-  basePath = [...base];
-  nodeOf.length = 0;
-  parentOf.length = 0;
-  keyOf.length = 0;
-  pending.length = 0;
-  push(doc, -1, '');
-  let visited = 0;
-  let seen: Set<object> | undefined;
-  try {
-    while (pending.length > 0) {
-      const frame = pending.pop() as number;
-      const node = nodeOf[frame] as object;
-      // JSON has no cycles; an exotic object graph might: guard once it is unusually large
-      if (++visited > 10_000) {
-        seen ??= new Set();
-        if (seen.has(node)) continue;
-        seen.add(node);
+  const nodeOf: object[] = [doc];
+  const parentOf: number[] = [-1];
+  const keyOf: (string | number)[] = [''];
+  const pending: number[] = [0];
+  const seen = new Set<object>();
+  const push = (node: object, parent: number, key: string | number): void => {
+    pending.push(nodeOf.length);
+    nodeOf.push(node);
+    parentOf.push(parent);
+    keyOf.push(key);
+  };
+  const pathOf = (frame: number, last: string): string => {
+    const segments: (string | number)[] = [last];
+    for (let f = frame; f > 0; f = parentOf[f] as number) segments.push(keyOf[f] as string | number);
+    return pointer([...base, ...segments.reverse()]);
+  };
+  while (pending.length > 0) {
+    const frame = pending.pop() as number;
+    const node = nodeOf[frame] as object;
+    if (seen.has(node)) continue;
+    seen.add(node);
+    // children are pushed last first, so that the first is walked first (document order)
+    if (Array.isArray(node)) {
+      for (let i = node.length - 1; i >= 0; i--) {
+        const v: unknown = node[i];
+        if (isNode(v)) push(v, frame, i);
       }
-      if (Array.isArray(node)) {
-        for (let i = node.length - 1; i >= 0; i--) {
-          const v: unknown = node[i];
-          if (typeof v === 'object' && v !== null) push(v, frame, i);
-        }
-        continue;
-      }
-      const obj = node as Record<string, unknown>;
-      const keys = Object.keys(obj);
-      const firstChild = pending.length;
-      for (let k = 0; k < keys.length; k++) {
-        const key = keys[k] as string;
-        const v = classifyKey(key, false);
-        if (v !== 0) hit(v, pathOf(frame, key), key, out);
-        const child = obj[key];
-        if (typeof child === 'object' && child !== null) push(child, frame, key);
-      }
-      // document order: the first member's subtree is walked first
-      for (let i = firstChild, j = pending.length - 1; i < j; i++, j--) {
-        const a = pending[i] as number;
-        pending[i] = pending[j] as number;
-        pending[j] = a;
-      }
+      continue;
     }
-  } finally {
-    nodeOf.length = 0;
-    pending.length = 0;
-    basePath = [];
+    const obj = node as Record<string, unknown>;
+    const keys = Object.keys(obj);
+    for (let k = 0; k < keys.length; k++) {
+      const key = keys[k] as string;
+      const v = classifyKey(key, false);
+      if (v !== 0) hit(v, pathOf(frame, key), key, out);
+    }
+    for (let k = keys.length - 1; k >= 0; k--) {
+      const key = keys[k] as string;
+      const child = obj[key];
+      if (isNode(child)) push(child, frame, key);
+    }
   }
 }
 
