@@ -7,23 +7,22 @@ import { viewOf } from '../view.js';
 const REQ_UNIT = 'CPR-2.3-AMOUNT-SMALLEST-UNIT';
 /** The amount's wire form: a digit string, 1 to 2^256 - 1 (profile section 1). */
 const REQ_FORMAT = 'PRF-1-AMOUNT-FORMAT';
-/** 2^256 - 1, the largest amount (profile section 1). */
 /** Wallet: a safe-integer JSON number is accepted with a warning (profile section 1). */
 const REQ_NUMBER_SAFE = 'PRF-1-AMOUNT-NUMBER-SAFE';
 /** Wallet: any other JSON number is rejected (profile section 1). */
 const REQ_NUMBER_UNSAFE = 'PRF-1-AMOUNT-NUMBER-UNSAFE';
-const MAX_AMOUNT = 2n ** 256n - 1n;
-const MAX_AMOUNT_TEXT = MAX_AMOUNT.toString();
-const DIGITS = /^[1-9][0-9]*$/;
+/** 2^256 - 1, the largest amount (profile section 1), as its 78 digits. */
+const MAX_AMOUNT_TEXT = (2n ** 256n - 1n).toString();
 const FRACTION = /^\s*[+-]?\d*[.,]\d*\s*$/;
 const DIGIT = /\d/;
 const NEGATIVE = /^\s*-\s*\d+\s*$/;
-const ALL_DIGITS = /^\d+$/;
+/** Base-10 digits only (ASCII). */
+const ALL_DIGITS = /^[0-9]+$/;
 
 /**
  * CPR-1.0 2.3 and profile section 1: `value.amount`, when present, is a string of base-10 digits
  * in the smallest unit, no sign, no leading zero, no fraction, no spaces, from 1 to 2^256 - 1.
- * The string is never turned into a JS number; the bound is compared with BigInt.
+ * The string is never turned into a JS number; the bound is compared digit by digit.
  * A JSON number: in wallet mode a safe integer >= 1 is accepted with a PROFILE warning and any
  * other number is a PROFILE error (precision may already be lost); in payee mode every number is
  * a PROFILE error. A fraction or a negative value breaks the SPEC (not a smallest-unit count).
@@ -38,14 +37,17 @@ export const amountFormat: Rule = {
 function collectAmountFormat({ doc, mode }: RuleContext, out: Finding[]): void {
   const amount = viewOf(doc).amount;
   if (amount === undefined) return; // open amount (2.3)
-  // the common case: a digit string without leading zero, shorter than 2^256 - 1 (78 digits)
-  if (typeof amount === 'string' && amount.length <= 78 && DIGITS.test(amount)) {
-    // 78 digits: at most 2^256 - 1 (digit strings of one length compare as numbers)
-    if (amount.length < 78 || amount <= MAX_AMOUNT_TEXT) return;
-    out.push(finding(REQ_FORMAT, '/value/amount', 'value.amount is larger than 2^256 - 1'));
+  const where = '/value/amount';
+  if (typeof amount === 'string' && ALL_DIGITS.test(amount)) {
+    if (amount === '0') out.push(finding(REQ_FORMAT, where, 'value.amount must be at least 1'));
+    else if (amount[0] === '0') {
+      out.push(finding(REQ_FORMAT, where, `value.amount ${describe(amount)} has a leading zero`));
+    } else if (amount.length > 78 || (amount.length === 78 && amount > MAX_AMOUNT_TEXT)) {
+      // 2^256 - 1 has 78 digits; digit strings of one length compare as numbers (never a JS number)
+      out.push(finding(REQ_FORMAT, where, 'value.amount is larger than 2^256 - 1'));
+    }
     return;
   }
-  const where = '/value/amount';
   if (typeof amount === 'number') {
     if (!Number.isInteger(amount) || amount < 0) {
       out.push(finding(REQ_UNIT, where, `value.amount ${amount} is not a whole number of the smallest unit`));
@@ -63,13 +65,13 @@ function collectAmountFormat({ doc, mode }: RuleContext, out: Finding[]): void {
       return;
     }
     out.push(
-      finding(
-        mode === 'wallet' ? REQ_NUMBER_UNSAFE : REQ_FORMAT,
-        where,
-        mode === 'wallet'
-          ? `value.amount ${amount} is a JSON number outside the safe integers 1..2^53-1; precision may be lost, reject it`
-          : `value.amount must be a digit string, not the JSON number ${amount}`,
-      ),
+      mode === 'wallet'
+        ? finding(
+            REQ_NUMBER_UNSAFE,
+            where,
+            `value.amount ${amount} is a JSON number outside the safe integers 1..2^53-1; precision may be lost, reject it`,
+          )
+        : finding(REQ_FORMAT, where, `value.amount must be a digit string, not the JSON number ${amount}`),
     );
     return;
   }
@@ -91,27 +93,11 @@ function collectAmountFormat({ doc, mode }: RuleContext, out: Finding[]): void {
     out.push(finding(REQ_UNIT, where, `value.amount ${describe(amount)} is negative`));
     return;
   }
-  if (!ALL_DIGITS.test(amount)) {
-    out.push(
-      finding(
-        REQ_FORMAT,
-        where,
-        `value.amount ${describe(amount)} must hold base-10 digits only (no sign or spaces)`,
-      ),
-    );
-    return;
-  }
-  if (amount.length > 1 && amount.startsWith('0')) {
-    out.push(finding(REQ_FORMAT, where, `value.amount ${describe(amount)} has a leading zero`));
-    return;
-  }
-  if (amount === '0') {
-    out.push(finding(REQ_FORMAT, where, 'value.amount must be at least 1'));
-    return;
-  }
-  // 2^256 - 1 has 78 digits: a longer string is over the bound without converting it.
-  if (amount.length > 78 || BigInt(amount) > MAX_AMOUNT) {
-    out.push(finding(REQ_FORMAT, where, 'value.amount is larger than 2^256 - 1'));
-    return;
-  }
+  out.push(
+    finding(
+      REQ_FORMAT,
+      where,
+      `value.amount ${describe(amount)} must hold base-10 digits only (no sign or spaces)`,
+    ),
+  );
 }

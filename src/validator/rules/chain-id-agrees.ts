@@ -69,15 +69,16 @@ function compareChain(
 ): void {
   const key = chainKey(v);
   if (key === null || key === topKey) return;
-  const name = path.join('.');
+  const what = `${path.join('.')} ${describe(v)} names another chain than chain_id ${describe(top)}`;
+  const where = `/${path.join('/')}`;
   out.push(
-    finding(
-      REQ,
-      `/${path.join('/')}`,
-      mode === 'payee'
-        ? `${name} ${describe(v)} names another chain than chain_id ${describe(top)}; a payee emits every chain identifier equal`
-        : `${name} ${describe(v)} names another chain than chain_id ${describe(top)}; a wallet may refuse this document (422 INVALID_STRUCTURE) or derive it`,
-      mode === 'payee' ? 'error' : 'warning',
-    ),
+    mode === 'payee'
+      ? finding(REQ, where, `${what}; a payee emits every chain identifier equal`)
+      : finding(
+          REQ,
+          where,
+          `${what}; a wallet may refuse this document (422 INVALID_STRUCTURE) or derive it`,
+          'warning',
+        ),
   );
 }

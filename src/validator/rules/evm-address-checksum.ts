@@ -34,15 +34,13 @@ function checksumOf(lower: string): string {
   return out;
 }
 
-/** How an address string fares: well formed and checksummed, or what is wrong. */
-type Verdict =
-  | { kind: 'ok' }
-  | { kind: 'shape' }
-  | { kind: 'single-case'; fixed: string }
-  | { kind: 'bad'; expected: string };
+/** What is wrong with an address string (the message after the member's name), or OK. */
+type Verdict = { why: string; severity: 'error' | 'warning' } | typeof OK;
+const OK = null;
 
 /** An EVM address: `0x` and 40 hex digits. */
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const SHAPE: Verdict = { why: 'must be an EVM address: 0x followed by 40 hex digits', severity: 'error' };
 
 /**
  * Verdicts on recent address strings: a document carries its receiver address twice (top level
@@ -51,13 +49,12 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
  */
 const CHECKSUM_CACHE = 4096;
 const verdicts = boundedCache<string, Verdict>(CHECKSUM_CACHE);
-const OK: Verdict = { kind: 'ok' };
 
 function verdictOf(value: string): Verdict {
   let v = verdicts.get(value);
   // Stryker disable next-line ConditionalExpression: a cache miss forced on every call recomputes the same verdict
   if (v !== undefined) return v;
-  if (!ADDRESS.test(value)) v = { kind: 'shape' };
+  if (!ADDRESS.test(value)) v = SHAPE;
   else {
     // a single-case address whose checksum form is itself (no letter the hash makes upper case,
     // or digits only) is correctly written: EIP-55 cannot tell it apart, so it is no warning
@@ -65,8 +62,9 @@ function verdictOf(value: string): Verdict {
     const digits = value.slice(2);
     if (value === expected) v = OK;
     else if (digits === digits.toLowerCase() || digits === digits.toUpperCase()) {
-      v = { kind: 'single-case', fixed: expected };
-    } else v = { kind: 'bad', expected };
+      v = { why: `has no EIP-55 checksum (single case); write it as ${expected}`, severity: 'warning' };
+    } else
+      v = { why: `fails its EIP-55 checksum (expected ${expected}); check for a typo`, severity: 'error' };
   }
   verdicts.set(value, v);
   return v;
@@ -109,18 +107,5 @@ function collectEvmAddressChecksum({ doc }: RuleContext, out: Finding[]): void {
 }
 
 function report(v: Verdict, [path, req]: (typeof PLACES)[number], out: Finding[]): void {
-  if (v.kind === 'ok') return;
-  const name = path.join('.');
-  const where = pointer(path);
-  if (v.kind === 'shape') {
-    out.push(finding(req, where, `${name} must be an EVM address: 0x followed by 40 hex digits`));
-  } else if (v.kind === 'single-case') {
-    out.push(
-      finding(req, where, `${name} has no EIP-55 checksum (single case); write it as ${v.fixed}`, 'warning'),
-    );
-  } else {
-    out.push(
-      finding(req, where, `${name} fails its EIP-55 checksum (expected ${v.expected}); check for a typo`),
-    );
-  }
+  if (v !== OK) out.push(finding(req, pointer(path), `${path.join('.')} ${v.why}`, v.severity));
 }

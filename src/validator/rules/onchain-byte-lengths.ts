@@ -63,9 +63,7 @@ function collectOnchainByteLengths({ doc }: RuleContext, out: Finding[]): void {
       finding(
         req,
         `/${field}`,
-        typeof value === 'string'
-          ? `${field} ${describe(value)} is not ${bytes} as spec 2.5 states; write it as ${written}`
-          : `${field} must be a string of ${bytes} (${written}), not ${describe(value)}`,
+        `${field} ${describe(value)} is not ${bytes} as spec 2.5 states; write it as a string: ${written}`,
       ),
     );
   }

@@ -68,13 +68,13 @@ export const requestIdFormat: Rule = {
 function collectRequestIdFormat({ doc, mode }: RuleContext, out: Finding[]): void {
   const id = viewOf(doc).request_id;
   if (id === undefined) return;
-  if (typeof id === 'string' && isUuidV4(id)) return;
   if (typeof id !== 'string' || id === '') {
     out.push(
       finding(REQ_UUID, '/request_id', `request_id ${describe(id)} must be a non-empty string (a UUID)`),
     );
     return;
   }
+  if (isUuidV4(id)) return;
   if (!UUID.test(id)) {
     out.push(
       mode === 'payee'
@@ -88,9 +88,7 @@ function collectRequestIdFormat({ doc, mode }: RuleContext, out: Finding[]): voi
     );
     return;
   }
-  if (!isUuidV4(id)) {
-    out.push(
-      finding(REQ_V4, '/request_id', `request_id ${id} is not a version 4 UUID (recommended)`, 'warning'),
-    );
-  }
+  out.push(
+    finding(REQ_V4, '/request_id', `request_id ${id} is not a version 4 UUID (recommended)`, 'warning'),
+  );
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../../src/model/finding.js';
 import { amountFormat } from '../../../src/validator/rules/amount-format.js';
 import { type Expected, expectFindings, runRule } from './run-rule.js';
 
@@ -16,9 +17,9 @@ const MAX = 2n ** 256n - 1n;
 const doc = (amount: unknown): Record<string, unknown> => ({
   value: { amount, asset: { type: 'fiat', code: 'EUR' } },
 });
-const both = (amount: unknown, expected: readonly Expected[]): void => {
+const both = (amount: unknown, expected: readonly Expected[]): Finding[] => {
   expectFindings(amountFormat, doc(amount), expected, { mode: 'payee' });
-  expectFindings(amountFormat, doc(amount), expected, { mode: 'wallet' });
+  return expectFindings(amountFormat, doc(amount), expected, { mode: 'wallet' });
 };
 
 describe('amount-format: digit strings', () => {
@@ -48,7 +49,10 @@ describe('amount-format: digit strings', () => {
   });
 
   it('refuses zero and leading zeros (the form is canonical)', () => {
-    both('0', [[FORMAT, AT]]);
+    const [zero] = both('0', [[FORMAT, AT]]);
+    expect(zero?.message).toMatch(/\b1\b/); // names the bound
+    const [lead] = both('01', [[FORMAT, AT]]);
+    expect(lead?.message).toContain('"01"');
     both('00', [[FORMAT, AT]]);
     both('01', [[FORMAT, AT]]);
     both('0001999', [[FORMAT, AT]]);

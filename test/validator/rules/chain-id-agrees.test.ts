@@ -121,6 +121,8 @@ describe('chain-id-agrees', () => {
       { mode: 'payee' },
     );
     expect(found[0]?.message).toContain('"1"');
+    expect(found[0]?.message).toMatch(/^payee\.rail_address\.chain_id /);
+    expect(found[1]?.message).toMatch(/^value\.asset\.chain_id /);
     expect(found[1]?.message).toContain('eip155:137');
     expectFindings(chainIdAgrees, onchain('8453', '8454'), [[REQ, RAIL]], { mode: 'payee' });
     expectFindings(chainIdAgrees, onchain('8453', undefined, '0x2106'), [[REQ, ASSET]], { mode: 'payee' });

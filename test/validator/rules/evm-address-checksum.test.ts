@@ -120,10 +120,16 @@ describe('evm-address-checksum', () => {
       '',
       `0x${'0'.repeat(64)}`,
     ]) {
-      expectFindings(evmAddressChecksum, onchain(bad, bad, bad), [
+      const found = expectFindings(evmAddressChecksum, onchain(bad, bad, bad), [
         [RECEIVER, '/receiver_address'],
         [RECEIVER, '/payee/rail_address/receiver_address'],
         [CONTRACT, '/contract_address'],
+      ]);
+      for (const f of found) expect(f.message).toContain('40 hex digits');
+      expect(found.map((f) => f.message.split(' ')[0])).toEqual([
+        'receiver_address',
+        'payee.rail_address.receiver_address',
+        'contract_address',
       ]);
     }
   });

@@ -147,6 +147,33 @@ describe('rail-address-agrees', () => {
     ]);
   });
 
+  it('compares only fields present in both places; non-strings exactly', () => {
+    expectFindings(
+      railAddressAgrees,
+      doc('SEPA_CT', { iban: 'DE89370400440532013000', bic: 'DEUTDEFF' }, { iban: 'DE89370400440532013000' }),
+      [],
+    );
+    expectFindings(
+      railAddressAgrees,
+      doc('ACH', { ...SETS.ACH, routing_code_type: 'IFSC' }, { account_number: '000123456789' }),
+      [],
+    );
+    expectFindings(railAddressAgrees, doc('SEPA_CT', { iban: 5, bic: 7 }, { iban: 5, bic: 7 }), []);
+    expectFindings(
+      railAddressAgrees,
+      doc('SEPA_CT', { iban: 'x', bic: null }, { iban: 5, bic: 'DEUTDEFF' }),
+      [
+        [AGREES, `${R}/iban`],
+        [AGREES, `${R}/bic`],
+      ],
+    );
+    expectFindings(
+      railAddressAgrees,
+      doc('ON_CHAIN', { chain_id: '1', receiver_address: 1 }, { chain_id: '1', receiver_address: 1 }),
+      [],
+    );
+  });
+
   it('leaves chain_id to chain-id-agrees', () => {
     expectFindings(railAddressAgrees, doc('ON_CHAIN', { chain_id: '137', receiver_address: EVM }), []);
     expectFindings(railAddressAgrees, doc('ON_CHAIN', { chain_id: 'eip155:1', receiver_address: EVM }), []);

@@ -69,7 +69,20 @@ describe('sub-interface-fields: a named rail_hint', () => {
     const [f] = expectFindings(subInterfaceFields, { rail_hint: 'SEPA_CT', ...SETS.iban, ...SETS.account }, [
       [ANY_HINT, ''],
     ]);
-    expect(f?.message).toContain('account');
+    expect(f?.message).toContain('account_number + beneficiary_name'); // names the other set's fields
+    const [g] = expectFindings(
+      subInterfaceFields,
+      { rail_hint: 'ACH', ...SETS.account, ...SETS.iban, ...SETS['instant-key'] },
+      [[ANY_HINT, '']],
+    );
+    expect(g?.message).toContain('iban + beneficiary_name');
+    expect(g?.message).toContain('key_type + key_value');
+    const [h] = expectFindings(
+      subInterfaceFields,
+      { rail_hint: 'PIX', ...SETS['instant-key'], ...SETS.iban },
+      [[ANY_HINT, '']],
+    );
+    expect(h?.message).toContain('PIX');
     run({ rail_hint: 'ACH', ...SETS.account, ...SETS['instant-key'] }, [[ANY_HINT, '']]);
     run({ rail_hint: 'ON_CHAIN', ...SETS.onchain, ...SETS['instant-key'] }, [[ANY_HINT, '']]);
     run({ rail_hint: 'PIX', ...SETS['instant-key'], ...SETS.iban, account_number: '1' }, [[ANY_HINT, '']]);
@@ -125,6 +138,7 @@ describe('sub-interface-fields: OPEN or no rail_hint', () => {
     const [none] = expectFindings(subInterfaceFields, {}, [[EXACTLY_ONE, '']]);
     expect(open?.message).toContain('OPEN');
     expect(none?.message).not.toContain('OPEN');
+    expect(none?.message).toContain('no rail_hint');
   });
 });
 
@@ -139,7 +153,17 @@ describe('sub-interface-fields: an unknown rail_hint', () => {
         [[ANY_HINT, '']],
       );
       expect(none?.message).not.toEqual(two?.message);
+      // the none message names the sets that would do; the two message the sets that are complete
+      for (const set of [
+        'iban + beneficiary_name',
+        'account_number + beneficiary_name',
+        'key_type + key_value',
+      ]) {
+        expect(none?.message).toContain(set);
+      }
       expect(two?.message).toContain('account');
+      expect(two?.message).toContain('instant-key');
+      expect(two?.message).not.toContain('none');
       // on-chain fields do not complete a set without ON_CHAIN
       run({ rail_hint: hint, ...SETS.onchain }, [[ANY_HINT, '']]);
     }
