@@ -1,6 +1,6 @@
 import { type Finding, finding } from '../../model/finding.js';
 import type { Rule, RuleContext } from '../types.js';
-import { findingsOf, member } from '../util.js';
+import { describe, findingsOf, member } from '../util.js';
 import { viewOf } from '../view.js';
 
 /** Requirement this rule reports. */
@@ -24,9 +24,7 @@ function collectChainIdRequired({ doc }: RuleContext, out: Finding[]): void {
     finding(
       REQ,
       '/value/asset/chain_id',
-      chainId === undefined
-        ? `value.asset.chain_id is missing; it is required when asset.type is "${type}"`
-        : `value.asset.chain_id must be a non-empty string when asset.type is "${type}"`,
+      `value.asset.chain_id is required, a non-empty string, when asset.type is "${type}" (found ${describe(chainId)})`,
     ),
   );
 }

@@ -9,10 +9,10 @@ const REQ = 'CPR-9-REVERSE-DOMAIN-PREFIX';
 
 /**
  * A namespaced extension key: the standards body's `foundation:` prefix, or a reverse-domain
- * prefix of two or more DNS labels ending in `:` or `.` (`com.example:order`, `org.acme.terminal`).
+ * prefix of two or more DNS labels ending in `:` or `.` (`com.example:order`, `org.acme.terminal`):
+ * two labels and a separator start every such key (a third label follows the second's `.`).
  */
-const NAMESPACED =
-  /^(?:foundation:|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+[:.])/i;
+const NAMESPACED = /^(?:foundation:|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?[:.])/i;
 
 /**
  * CPR-1.0 9 rule 5: keys of the standards body's sub-interfaces use `foundation:`, third-party

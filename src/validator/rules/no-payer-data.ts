@@ -217,9 +217,11 @@ function runTrie(key: string, start: number, topLevel: boolean): Verdict {
  */
 function classifyKey(key: string, topLevel: boolean): Verdict {
   let cut = -1;
+  // Stryker disable next-line EqualityOperator: a read past the end gives NaN, which matches no test below
   for (let i = 0; i < key.length; i++) {
     const c = key.charCodeAt(i);
-    if (c >= 0x80) return classifySlow(key, topLevel); // full Unicode lower-casing
+    // Stryker disable next-line ConditionalExpression: only speed: classifySlow reads every name the same way, with full Unicode lower-casing
+    if (c >= 0x80) return classifySlow(key, topLevel);
     if (c === 0x3a || c === 0x2f || c === 0x2e) cut = i; // : / .
   }
   // without a separator (cut -1) the tail is the whole name; the walk skips the separators
@@ -244,11 +246,11 @@ export function isPayerDataName(key: string, topLevel: boolean): boolean {
   return classifyKey(key, topLevel) !== 0;
 }
 
-/** Findings for one member name (none when it is allowed). */
+/** The finding for a forbidden member name (`v` 1 or 2). */
 function hit(v: Verdict, path: string, key: string, out: Finding[]): void {
   if (v === 1) {
     out.push(finding(REQ_PAYER, path, `member ${JSON.stringify(key)} is payer data; a cpr holds none`));
-  } else if (v === 2) {
+  } else {
     out.push(
       finding(
         REQ_SEPARATION,
@@ -277,37 +279,13 @@ function walkChild(node: object, path: (string | number)[], out: Finding[]): voi
 
 /** Walks `node` (at `path`) by recursion down to {@link RECURSION_LIMIT}, then iteratively. */
 function walkRecursive(node: object, path: (string | number)[], topLevel: boolean, out: Finding[]): void {
-  if (Array.isArray(node)) {
-    for (let i = 0; i < node.length; i++) {
-      const v: unknown = node[i];
-      if (!isNode(v)) continue;
-      path.push(i);
-      walkChild(v, path, out);
-      path.pop();
-    }
-    return;
-  }
-  const obj = node as Record<string, unknown>;
-  if (bareProto && Object.getPrototypeOf(obj) === Object.prototype) {
-    // for-in visits exactly Object.keys(obj), in the same order, when no prototype adds an
-    // enumerable member; it reads the members without building an array of names
-    for (const key in obj) {
-      const v = classifyKey(key, topLevel);
-      if (v !== 0) hit(v, pointer([...path, key]), key, out);
-      const child = obj[key];
-      if (!isNode(child)) continue;
-      path.push(key);
-      walkChild(child, path, out);
-      path.pop();
-    }
-    return;
-  }
-  const keys = Object.keys(obj);
+  // own enumerable members only (an array's are its indices): documents are data
+  const keys = Object.keys(node);
   for (let k = 0; k < keys.length; k++) {
     const key = keys[k] as string;
     const v = classifyKey(key, topLevel);
     if (v !== 0) hit(v, pointer([...path, key]), key, out);
-    const child = obj[key];
+    const child = (node as Record<string, unknown>)[key];
     if (!isNode(child)) continue;
     path.push(key);
     walkChild(child, path, out);
@@ -316,28 +294,16 @@ function walkRecursive(node: object, path: (string | number)[], topLevel: boolea
 }
 
 /**
- * True while the walk may use for-in on plain objects: `Object.prototype` has no enumerable
- * member (checked at the start of each walk).
- */
-let bareProto = false;
-
-/**
  * Walks the subtree `doc` at `base` with an explicit stack (no recursion, any depth). Frame i is
  * an object or array reached from frame `parentOf[i]` under `keyOf[i]`; paths are rebuilt on a
  * hit only. A node is walked once (JSON has no cycles; an exotic object graph might).
  */
 function walkIterative(doc: object, base: readonly (string | number)[], out: Finding[]): void {
   const nodeOf: object[] = [doc];
-  const parentOf: number[] = [-1];
-  const keyOf: (string | number)[] = [''];
+  const parentOf: number[] = [0]; // the root's parent is never read
+  const keyOf: (string | number)[] = [0];
   const pending: number[] = [0];
   const seen = new Set<object>();
-  const push = (node: object, parent: number, key: string | number): void => {
-    pending.push(nodeOf.length);
-    nodeOf.push(node);
-    parentOf.push(parent);
-    keyOf.push(key);
-  };
   const pathOf = (frame: number, last: string): string => {
     const segments: (string | number)[] = [last];
     for (let f = frame; f > 0; f = parentOf[f] as number) segments.push(keyOf[f] as string | number);
@@ -348,25 +314,21 @@ function walkIterative(doc: object, base: readonly (string | number)[], out: Fin
     const node = nodeOf[frame] as object;
     if (seen.has(node)) continue;
     seen.add(node);
-    // children are pushed last first, so that the first is walked first (document order)
-    if (Array.isArray(node)) {
-      for (let i = node.length - 1; i >= 0; i--) {
-        const v: unknown = node[i];
-        if (isNode(v)) push(v, frame, i);
-      }
-      continue;
-    }
-    const obj = node as Record<string, unknown>;
-    const keys = Object.keys(obj);
+    const keys = Object.keys(node);
     for (let k = 0; k < keys.length; k++) {
       const key = keys[k] as string;
       const v = classifyKey(key, false);
       if (v !== 0) hit(v, pathOf(frame, key), key, out);
     }
+    // children are pushed last first, so that the first is walked first (document order)
     for (let k = keys.length - 1; k >= 0; k--) {
       const key = keys[k] as string;
-      const child = obj[key];
-      if (isNode(child)) push(child, frame, key);
+      const child = (node as Record<string, unknown>)[key];
+      if (!isNode(child)) continue;
+      pending.push(nodeOf.length);
+      nodeOf.push(child);
+      parentOf.push(frame);
+      keyOf.push(key);
     }
   }
 }
@@ -387,13 +349,6 @@ export const noPayerData: Rule = {
   collect: collectNoPayerData,
 };
 
-/** True when `proto` has no enumerable member (what for-in shows; no array of names built). */
-function noEnumerableMember(proto: object): boolean {
-  for (const _ in proto) return false;
-  return true;
-}
-
 function collectNoPayerData({ doc }: RuleContext, out: Finding[]): void {
-  bareProto = noEnumerableMember(Object.prototype);
   walkRecursive(doc, [], true, out);
 }

@@ -47,9 +47,7 @@ function collectPayeeDisplayName({ doc, mode }: RuleContext, out: Finding[]): vo
       finding(
         REQ_NOT_BLANK,
         '/payee/display_name',
-        name === ''
-          ? 'payee.display_name is empty; give the payee name or leave the member out'
-          : 'payee.display_name holds only white space; give the payee name or leave the member out',
+        `payee.display_name ${JSON.stringify(name)} is empty or only white space; give the payee name or leave the member out`,
       ),
     );
   }

@@ -19,15 +19,14 @@ const REQ_ANY_HINT = 'PRF-2-ONE-SUB-INTERFACE-ANY-HINT';
 const ADDRESS_SUBS = ['iban', 'account', 'instant-key'] as const;
 
 /** The complete sub-interfaces of {@link ADDRESS_SUBS} other than `except`, in order. */
-function completeExcept(view: CprView, except: SubInterface | null): SubInterface[] {
-  const out: SubInterface[] = [];
+function completeExcept(view: CprView, except: SubInterface | null): (typeof ADDRESS_SUBS)[number][] {
+  const out: (typeof ADDRESS_SUBS)[number][] = [];
   for (const s of ADDRESS_SUBS) if (s !== except && isCompleteIn(view, s)) out.push(s);
   return out;
 }
 
 /** How a sub-interface's required set is written in messages. */
-const SET_TEXT: Readonly<Record<SubInterface, string>> = {
-  onchain: 'chain_id + receiver_address',
+const SET_TEXT: Readonly<Record<(typeof ADDRESS_SUBS)[number], string>> = {
   iban: 'iban + beneficiary_name',
   account: 'account_number + beneficiary_name',
   'instant-key': 'key_type + key_value',

@@ -45,7 +45,8 @@ function checkTimestamp(
   out: Finding[],
 ): void {
   if (value === undefined) return; // a missing member is the schema's finding
-  if (typeof value !== 'string' || !t) {
+  // t is null for a non-string value too (only strings are read as instants)
+  if (!t) {
     out.push(
       finding(
         REQ_UTC,
@@ -55,7 +56,7 @@ function checkTimestamp(
     );
     return;
   }
-  const isZ = value.endsWith('Z');
+  const isZ = (value as string).endsWith('Z');
   if (mode === 'payee') {
     if (t.offsetMinutes !== 0) {
       out.push(finding(REQ_UTC, where, `${name} ${describe(value)} is not in UTC; write it with "Z"`));

@@ -284,6 +284,12 @@ describe('no-payer-data: member names', () => {
       ['é_debtor', PAYER, PAYER],
       ['édebtorx', PAYER, PAYER],
       ['émandate', SEPARATION, SEPARATION],
+      ['émandate_id', SEPARATION, SEPARATION],
+      ['éxmandate', null, null],
+      ['épayer_x', PAYER, PAYER],
+      ['éxpayer', null, null],
+      ['éxdebtor', null, null],
+      ['éxsettlement', null, null],
       ['ésettlementX', SEPARATION, SEPARATION],
       ['éstatus', SEPARATION, SEPARATION],
       ['ésender', PAYER, PAYER],
@@ -441,6 +447,21 @@ describe('no-payer-data: the walk', () => {
     expect(summary(found)).toEqual([[PAYER, `${at}/debtor`, 'error']]);
   });
 
+  it('walks each member once at any depth, null and primitive values included', () => {
+    for (const depth of [2, 60]) {
+      const [doc, at] = chain(depth, {
+        undefined: { payer: 1 },
+        a: null,
+        b: [null, 'x', 2, { c: null }],
+        d: { status: null },
+      });
+      expectFindings(noPayerData, doc, [
+        [PAYER, `${at}/undefined/payer`],
+        [SEPARATION, `${at}/d/status`],
+      ]);
+    }
+  });
+
   it('walks each node of an exotic graph once (a cycle ends the walk)', () => {
     const [doc, at] = chain(60, { payer: 1 });
     let node = doc;
@@ -478,6 +499,15 @@ describe('no-payer-data: the walk', () => {
       [PAYER, '/h/debtor', 'error'],
       [SEPARATION, '/h/inner/state', 'error'],
     ]);
+    // an object whose prototype has enumerable members: only its own are read
+    const inheriting = Object.assign(Object.create({ payer: 1, debtor: { status: 1 } }) as object, { x: 1 });
+    expect(
+      summary(noPayerData.check({ doc: { a: inheriting }, mode: 'payee', nowMs: 0, maxValiditySeconds: 1 })),
+    ).toEqual([]);
+    const [deep] = chain(60, { a: inheriting, b: { mandate: 1 } });
+    expect(summary(noPayerData.check({ doc: deep, mode: 'payee', nowMs: 0, maxValiditySeconds: 1 }))).toEqual(
+      [[SEPARATION, `${'/n'.repeat(60)}/b/mandate`, 'error']],
+    );
     const doc = { a: { b: 1 }, status: 1, list: [{ x: 1 }] };
     let found: Finding[] = [];
     let later: Finding[] = [];

@@ -22,15 +22,14 @@ describe('payee-display-name', () => {
   });
 
   it('payee: refuses an empty or white-space-only name (Unicode White_Space), two messages', () => {
-    const [empty] = expectFindings(payeeDisplayName, doc(''), [[BLANK, AT]]);
-    for (const name of [' ', '   ', '\t\n', '\u00a0', '\u2003', '\u3000', ' \u2028 ']) {
+    for (const name of ['', ' ', '   ', '\t\n', '\u00a0', '\u2003', '\u3000', ' \u2028 ']) {
       const [f] = expectFindings(payeeDisplayName, doc(name), [[BLANK, AT]]);
-      expect(f?.message).not.toEqual(empty?.message);
+      expect(f?.message).toContain(JSON.stringify(name));
     }
   });
 
   it('payee: leaves a non-string name to the schema, and a missing payee object', () => {
-    for (const v of [null, 1, ['x']]) expectFindings(payeeDisplayName, doc(v), []);
+    for (const v of [null, 1, ['x'], [], [' '], {}]) expectFindings(payeeDisplayName, doc(v), []);
     expectFindings(payeeDisplayName, {}, []);
     expectFindings(payeeDisplayName, { payee: 'x' }, []);
   });

@@ -19,6 +19,7 @@ describe('rail-hint-enum', () => {
     for (const h of ['on_chain', 'SEPA', 'FEDNOW', '', ' ACH', 'ACH ']) {
       const [f] = expectFindings(railHintEnum, { rail_hint: h }, [[REQ, '/rail_hint']], { mode: 'payee' });
       expect(f?.message).toContain(JSON.stringify(h));
+      expect(f?.message).toContain(HINTS.join(', ')); // names the allowed values
       expectFindings(railHintEnum, { rail_hint: h }, [[REQ, '/rail_hint', 'warning']], { mode: 'wallet' });
     }
   });
