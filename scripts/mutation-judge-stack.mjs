@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 
-const { root, target, workDir, ca, mutant } = workerData;
+const { root, target, workDir, ca, mutant, ports: portsOfFirst } = workerData;
 // before any instrumented module is loaded: a mutant in code that runs when a module loads is
 // active from the start in a thread created for it
 globalThis.__stryker__ ??= {};
@@ -31,7 +31,8 @@ const { forgetCaches } = await dist('src/caches.js');
 const loadTime = Object.keys(ns.mutantCoverage?.static ?? {});
 
 let stack;
-let ports;
+// the ports of the judge's first stack: every later stack, in this thread or a new one, uses them
+let ports = portsOfFirst;
 
 parentPort.on('message', async (msg) => {
   const reply = (body) => parentPort.postMessage({ id: msg.id, ...body });
@@ -42,7 +43,7 @@ parentPort.on('message', async (msg) => {
       forgetCaches();
       stack = await startReferenceStack({ workDir, targets: [target], ca, ...(ports ? { ports } : {}) });
       ports ??= portsOf(stack.config);
-      reply({ ok: true, config: stack.config, configPath: stack.configPath });
+      reply({ ok: true, config: stack.config, configPath: stack.configPath, ports });
     } else if (msg.type === 'stop') {
       const s = stack;
       stack = undefined;

@@ -67,6 +67,8 @@ const workDir = join(work, 'stack');
 // ---- the stack thread -------------------------------------------------------------------------
 
 let stackThread;
+/** The ports of the first stack, which every later stack uses (the clients were built for them). */
+let ports;
 let nextId = 1;
 const pending = new Map();
 
@@ -74,7 +76,7 @@ const pending = new Map();
 async function newStackThread(mutant) {
   await disposeStackThread();
   const worker = new Worker(new URL('./mutation-judge-stack.mjs', import.meta.url), {
-    workerData: { root, target, workDir, ca, mutant },
+    workerData: { root, target, workDir, ca, mutant, ports },
     stdout: true,
     stderr: true,
   });
@@ -139,6 +141,7 @@ const first = await newStackThread(undefined);
 const workerLoadTime = new Set(first.loadTime);
 const started = await ask('start', { mutant: undefined });
 if (!started.ok) throw new Error(`the reference stack did not start: ${started.message}`);
+ports = started.ports;
 const { config, configDir } = loadRunConfig(started.configPath);
 const addresses = addressesOf(started.config);
 const recorder = new Recorder(secretsOf(config));
