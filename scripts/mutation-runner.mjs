@@ -275,7 +275,17 @@ class CprTestRunner {
     // an observer that gives no verdict (the mutated reference stack did not start, the harness
     // crashed) does not end the judging: a later observer may still detect the mutant
     let noVerdict;
-    for (const observer of scope.observers) {
+    // A static mutant (code that runs while modules load: StrykerJS runs every test for it) goes to
+    // the suites first: a cprc run switches it on in fresh processes, and the suite is a few
+    // seconds, where every vitest test of a folder is many. The order changes who detects a
+    // mutant first, never whether it is detected.
+    const observers = options.reloadEnvironment
+      ? [
+          ...scope.observers.filter((o) => o.startsWith('suite:')),
+          ...scope.observers.filter((o) => !o.startsWith('suite:')),
+        ]
+      : scope.observers;
+    for (const observer of observers) {
       // the checks of this observer that reach the mutant (all of them when StrykerJS gives no filter)
       let only;
       if (options.testFilter) {
