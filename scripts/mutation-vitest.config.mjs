@@ -29,11 +29,6 @@ export default mergeConfig(
     test: {
       setupFiles: [new URL('./mutation-vitest-setup.mjs', import.meta.url).pathname],
       sequence: { sequencer: FastestFirst },
-      // a mutant that makes a test wait for ever (a read that never ends) fails that test after 8 s
-      // (a hang is a detection), as the suite's checks do, instead of holding the worker until
-      // StrykerJS's own limit and its restart; the slowest test of the unmutated code takes 2 s
-      testTimeout: 8000,
-      hookTimeout: 15_000,
     },
   }),
 );
