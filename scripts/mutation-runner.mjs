@@ -573,22 +573,13 @@ function verdictOf(target, tests, { complete, partial, why = '', output = '' }) 
  */
 function startJudge(root, target, settings, work) {
   const tmp = mkdtempSync(join(work, `judge-${target}-`));
-  const child = spawn(
+  const { child, output } = spawnGroup(
     process.execPath,
     [join(root, 'scripts', 'mutation-judge.mjs'), target, JSON.stringify(settings)],
-    {
-      cwd: root,
-      env: { ...BASE_ENV, TMPDIR: tmp },
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      detached: true,
-    },
+    { TMPDIR: tmp },
+    root,
+    { ipc: true },
   );
-  let output = '';
-  const keep = (d) => {
-    output = (output + d).slice(-4000);
-  };
-  child.stdout.setEncoding('utf8').on('data', keep);
-  child.stderr.setEncoding('utf8').on('data', keep);
   const judge = {
     gone: false,
     loadTime: new Set(),
@@ -625,7 +616,7 @@ function startJudge(root, target, settings, work) {
   return new Promise((resolvePromise, reject) => {
     const timer = setTimeout(() => {
       judge.stop();
-      reject(new Error(`not ready in 120 s: ${tail(output)}`));
+      reject(new Error(`not ready in 120 s: ${tail(output())}`));
     }, 120_000);
     child.on('message', (msg) => {
       if (msg?.type === 'ready') {
@@ -641,29 +632,40 @@ function startJudge(root, target, settings, work) {
       rmSync(tmp, { recursive: true, force: true });
       if (gone) {
         // left on its own: after answering (a run that left anything behind), or crashed
-        judge.waiting?.({ noVerdict: `the judge exited ${code ?? signal}: ${tail(output)}` });
+        judge.waiting?.({ noVerdict: `the judge exited ${code ?? signal}: ${tail(output())}` });
       }
-      reject(new Error(`exited ${code ?? signal}: ${tail(output)}`));
+      reject(new Error(`exited ${code ?? signal}: ${tail(output())}`));
     });
   });
+}
+
+/**
+ * Starts a process in its own group (so that the whole group can be killed: cprc, its mocha
+ * child, stdio wallets) with this worker's environment plus `env`; `output()` is the tail of what
+ * it wrote to stdout and stderr.
+ */
+function spawnGroup(command, args, env, cwd, { ipc = false } = {}) {
+  const child = spawn(command, args, {
+    cwd,
+    env: { ...BASE_ENV, ...env },
+    stdio: ['ignore', 'pipe', 'pipe', ...(ipc ? ['ipc'] : [])],
+    detached: true,
+  });
+  let output = '';
+  const keep = (d) => {
+    output = (output + d).slice(-4000);
+  };
+  child.stdout.setEncoding('utf8').on('data', keep);
+  child.stderr.setEncoding('utf8').on('data', keep);
+  return { child, output: () => output };
 }
 
 /** Runs a process in its own group; kills the whole group (cprc, mocha child, stdio wallet) at the timeout. */
 function runProcess(command, args, env, cwd, timeoutMs) {
   return new Promise((resolvePromise) => {
-    const child = spawn(command, args, {
-      cwd,
-      env: { ...BASE_ENV, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    let output = '';
-    const keep = (d) => {
-      output = (output + d).slice(-4000);
-    };
-    child.stdout.setEncoding('utf8').on('data', keep);
-    child.stderr.setEncoding('utf8').on('data', keep);
+    const { child, output } = spawnGroup(command, args, env, cwd);
     let timedOut = false;
+    let errorText = '';
     const kill = (sig) => {
       try {
         process.kill(-child.pid, sig);
@@ -678,11 +680,13 @@ function runProcess(command, args, env, cwd, timeoutMs) {
       },
       Math.max(1, timeoutMs),
     );
-    child.on('error', (err) => keep(`spawn failed: ${err.message}`));
+    child.on('error', (err) => {
+      errorText = `spawn failed: ${err.message}`;
+    });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       kill('SIGKILL'); // leftovers of the group (a stdio wallet the run did not stop)
-      resolvePromise({ code, signal, output, timedOut });
+      resolvePromise({ code, signal, output: `${output()}${errorText}`, timedOut });
     });
   });
 }
