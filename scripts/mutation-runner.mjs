@@ -106,6 +106,26 @@ class CprTestRunner {
     this.tally = { judge: { runs: 0, ms: 0 }, cprc: { runs: 0, ms: 0 } };
   }
 
+  /**
+   * Starts, before any mutant, the judges and the vitest runners this sandbox's mutants need: a
+   * worker StrykerJS starts again (after a timeout) must not spend a mutant's time limit on
+   * starting them, or its next mutant would time out for it.
+   */
+  async init() {
+    const scopes = new Set(this.instrumentedFiles().map((f) => f.scope));
+    const starts = [];
+    for (const scope of scopes) {
+      for (const observer of scope.observers) {
+        const [kind, arg] = observer.split(':');
+        if (kind === 'vitest') starts.push(this.vitestFor(arg));
+        else if (kind === 'suite' && scope.judge === true && this.settings.judge && !this.judges.has(arg)) {
+          starts.push(this.judgeFor(arg, { keepOthers: true }));
+        }
+      }
+    }
+    await Promise.all(starts);
+  }
+
   capabilities() {
     // every mutant runs in fresh processes, so static mutants need no reload of this runner
     return { reloadEnvironment: true };
@@ -376,11 +396,11 @@ class CprTestRunner {
   }
 
   /** The judge process of `target`, started once per worker (undefined when it cannot start). */
-  judgeFor(target) {
+  judgeFor(target, { keepOthers = false } = {}) {
     if (!this.judges.has(target)) {
-      // one judge per worker at a time (StrykerJS hands out mutants file by file): the judges of
-      // the other targets are stopped
-      for (const [other, j] of this.judges) {
+      // one judge per worker at a time once mutants run (StrykerJS hands out mutants file by
+      // file): the judges of the other targets are stopped
+      for (const [other, j] of keepOthers ? [] : this.judges) {
         this.judges.delete(other);
         void j.then((x) => x?.stop());
       }
