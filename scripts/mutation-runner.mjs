@@ -119,7 +119,7 @@ class CprTestRunner {
         const [kind, arg] = observer.split(':');
         if (kind === 'vitest') starts.push(this.vitestFor(arg));
         else if (kind === 'suite' && scope.judge === true && this.settings.judge && !this.judges.has(arg)) {
-          starts.push(this.judgeFor(arg, { keepOthers: true }));
+          starts.push(this.judgeFor(arg));
         }
       }
     }
@@ -396,14 +396,10 @@ class CprTestRunner {
   }
 
   /** The judge process of `target`, started once per worker (undefined when it cannot start). */
-  judgeFor(target, { keepOthers = false } = {}) {
+  judgeFor(target) {
+    // every judge the sandbox needs is started by init() and kept (one per target): only a judge
+    // that left is started here again
     if (!this.judges.has(target)) {
-      // one judge per worker at a time once mutants run (StrykerJS hands out mutants file by
-      // file): the judges of the other targets are stopped
-      for (const [other, j] of keepOthers ? [] : this.judges) {
-        this.judges.delete(other);
-        void j.then((x) => x?.stop());
-      }
       this.judges.set(
         target,
         startJudge(this.root, target, this.settings, this.work).catch((err) => {
