@@ -5,7 +5,9 @@
 // answer missing or broken). Messages from the judge, each answered with `{ id, ok, ... }`:
 //   { id, type: 'start', mutant }   start the stack with that mutant active (same CA, ports, folder),
 //                                  the validator's caches (src/caches.ts) emptied
-//   { id, type: 'stop' }            stop it and switch the mutant off
+//   { id, type: 'stop' }            stop it and switch the mutant off; `lingering`: the ports it
+//                                  still listens on after its close
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -52,13 +54,28 @@ parentPort.on('message', async (msg) => {
       } finally {
         ns.activeMutant = undefined;
       }
-      reply({ ok: true });
+      // a stack that still listens after its close would keep a cprc run from ending
+      reply({ ok: true, lingering: await stillBound(s ? Object.values(ports ?? {}) : []) });
     }
   } catch (err) {
     reply({ ok: false, message: err instanceof Error ? err.message : String(err) });
   }
 });
 parentPort.postMessage({ id: 0, ok: true, loadTime });
+
+/** The ports of `list` that something still listens on (loopback, where the stack listens). */
+async function stillBound(list) {
+  const bound = [];
+  for (const port of list) {
+    const free = await new Promise((resolvePromise) => {
+      const probe = createServer();
+      probe.once('error', () => resolvePromise(false));
+      probe.listen(port, '127.0.0.1', () => probe.close(() => resolvePromise(true)));
+    });
+    if (!free) bound.push(port);
+  }
+  return bound;
+}
 
 /** The port of each listener of a started stack, to start it again on the same ones. */
 function portsOf(config) {

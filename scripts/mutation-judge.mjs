@@ -17,7 +17,8 @@
 // Messages: the judge sends `{ type: 'ready', loadTime }` once, then answers each
 // `{ type: 'run', mutant, grep? }` with `{ type: 'result', tests }` (the TestResult of every
 // check that ran) or `{ type: 'result', noVerdict }` (the mutated stack did not start or does not
-// answer the preflight: a cprc run would stop with exit 2) or `{ type: 'result', timeout }` (the
+// answer the preflight: a cprc run would stop with exit 2; `final` when a cprc run is sure to end
+// the same way) or `{ type: 'result', timeout }` (the
 // stack did not start or stop in time: a cprc run would not finish). After a run that leaves
 // anything behind (a check stopped at its timeout may still be running, an error escaped a check),
 // the judge exits once it has answered, and the runner starts a new one.
@@ -36,9 +37,14 @@ const dist = async (path) => import(pathToFileURL(join(root, 'dist', path)).href
 /** How long a stack may take to start or stop before the run counts as one that does not finish. */
 const STACK_MS = 15_000;
 
+/**
+ * One mutant only, on from before any module loads (the runner starts such a judge for a mutant in
+ * code that runs while the suite side loads): it answers that mutant's run and exits.
+ */
+const once = process.env.CPR_JUDGE_ONCE === '1' ? process.env.__STRYKER_ACTIVE_MUTANT__ : undefined;
 globalThis.__stryker__ ??= {};
 const ns = globalThis.__stryker__;
-ns.activeMutant = undefined;
+ns.activeMutant = once;
 let dirty = false;
 process.on('uncaughtException', () => {
   // outside a mocha run (mocha fails the running check itself): something escaped a check
@@ -136,10 +142,11 @@ function ask(type, body = {}) {
 
 // ---- the suite, loaded once -------------------------------------------------------------------
 
-// the first stack, unmutated: its run config is the one the suite's clients are built from
-const first = await newStackThread(undefined);
+// the first stack, unmutated (but for a one-shot judge): its run config is the one the suite's
+// clients are built from
+const first = await newStackThread(once);
 const workerLoadTime = new Set(first.loadTime);
-const started = await ask('start', { mutant: undefined });
+const started = await ask('start', { mutant: once });
 if (!started.ok) throw new Error(`the reference stack did not start: ${started.message}`);
 ports = started.ports;
 const { config, configDir } = loadRunConfig(started.configPath);
@@ -193,9 +200,25 @@ async function judge({ mutant, grep }) {
   }
   const s = await ask('start', { mutant });
   if (s.timedOut) return { timeout: `the mutated reference stack did not start in ${STACK_MS} ms` };
-  if (!s.ok) return { noVerdict: `the mutated reference stack did not start: ${s.message}` };
+  // a cprc run starts the same code (on ports of its own): it stops before any check as well
+  if (!s.ok) return { noVerdict: `the mutated reference stack did not start: ${s.message}`, final: true };
   if (addressesOf(s.config) !== addresses) {
-    return { noVerdict: 'the reference stack started on other addresses than the first one' };
+    // the suite's clients were built for the first stack's addresses: a cprc run, whose clients
+    // are built for the mutated ones, decides, unless those do not pass its preflight either
+    let failed;
+    try {
+      const other = loadRunConfig(s.configPath);
+      await preflight(other.config, [target], other.configDir);
+    } catch (err) {
+      failed = err instanceof Error ? err : new Error(String(err));
+    }
+    await ask('stop');
+    return failed
+      ? {
+          noVerdict: `the mutated reference stack's own addresses fail the preflight: ${failed.message}`,
+          final: true,
+        }
+      : { noVerdict: 'the reference stack started on other addresses than the first one' };
   }
   if (s.config.operator) {
     // fresh identities (principals, credentials) per stack: the checks read them from the config
@@ -210,7 +233,9 @@ async function judge({ mutant, grep }) {
     try {
       await preflight(config, [target], configDir);
     } catch (err) {
-      verdict = { noVerdict: `preflight: ${err.message}` };
+      // the stack started on the addresses of the first one and does not answer as the preflight
+      // asks: a cprc run, starting the same code, stops at the same preflight (exit 2)
+      verdict = { noVerdict: `preflight: ${err.message}`, final: true };
     }
     if (!verdict) {
       results = [];
@@ -232,6 +257,14 @@ async function judge({ mutant, grep }) {
     await disposeStackThread();
     if (stopped.timedOut) return { timeout: `the mutated reference stack did not stop in ${STACK_MS} ms` };
   }
+  if (stopped.lingering?.length > 0) {
+    // its listeners outlive its close (the thread goes, and them with it): a cprc run, whose
+    // process ends when nothing is left to wait for, would not end
+    await disposeStackThread();
+    return {
+      timeout: `the mutated reference stack still listens on ${stopped.lingering.join(', ')} after its close`,
+    };
+  }
   return verdict;
 }
 
@@ -241,8 +274,19 @@ function addressesOf(c) {
   return JSON.stringify({ ...c, operator: c.operator ? { base_url, harness_url } : undefined });
 }
 
+if (once !== undefined) {
+  // one-shot: the run of its mutant (with the grep of the environment), then exit
+  let answer;
+  try {
+    answer = await judge({ mutant: once, grep: process.env.CPR_JUDGE_GREP || undefined });
+  } catch (err) {
+    answer = { noVerdict: `the judge failed: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  process.send({ type: 'result', ...answer }, () => shutdown(0));
+}
+
 process.on('message', async (msg) => {
-  if (msg?.type !== 'run') return;
+  if (msg?.type !== 'run' || once !== undefined) return;
   let answer;
   try {
     answer = await judge(msg);
@@ -250,7 +294,8 @@ process.on('message', async (msg) => {
     answer = { noVerdict: `the judge failed: ${err instanceof Error ? err.message : String(err)}` };
     dirty = true;
   }
-  process.send({ type: 'result', ...answer }, () => {
+  // `leaving`: this judge exits once the answer is out (the runner starts another one)
+  process.send({ type: 'result', ...answer, leaving: dirty }, () => {
     if (dirty) shutdown(0);
   });
 });
@@ -262,4 +307,4 @@ async function shutdown(code) {
   process.exit(code);
 }
 
-process.send({ type: 'ready', loadTime });
+if (once === undefined) process.send({ type: 'ready', loadTime });

@@ -41,6 +41,8 @@ const BASE_ENV = { ...process.env };
 const COVERAGE_HOOK = new URL('./mutation-coverage.mjs', import.meta.url);
 /** The checks of the dry run (id -> full title, target), shared by the workers of one sandbox. */
 const CHECKS_FILE = '.cpr-mutation-checks.json';
+/** The mutants vitest reached while a test file loaded (by the dry run, for every worker). */
+const VITEST_LOAD_TIME_FILE = '.cpr-mutation-vitest-load-time.json';
 
 /** Defaults of the `cprMutation` options block of the StrykerJS configuration. */
 const DEFAULTS = {
@@ -102,8 +104,8 @@ class CprTestRunner {
     this.runCount = 0;
     /** The judge process of each target (scripts/mutation-judge.mjs), started on first use. */
     this.judges = new Map();
-    /** Suite runs of this worker: how many and how long, by the judge and by cprc run. */
-    this.tally = { judge: { runs: 0, ms: 0 }, cprc: { runs: 0, ms: 0 } };
+    /** Observer runs of this worker by kind (judge, judge of one mutant, cprc run, vitest): how many, how long. */
+    this.tally = new Map();
   }
 
   /**
@@ -132,17 +134,24 @@ class CprTestRunner {
   }
 
   async dispose() {
-    const { judge, cprc } = this.tally;
-    if (judge.runs + cprc.runs > 0) {
-      const mean = (t) => (t.runs > 0 ? Math.round(t.ms / t.runs) : 0);
-      this.log.info(
-        `suite runs of this worker: ${judge.runs} by the judge (mean ${mean(judge)} ms), ${cprc.runs} by cprc run (mean ${mean(cprc)} ms)`,
+    if (this.tally.size > 0) {
+      const kinds = [...this.tally].map(
+        ([kind, t]) => `${t.runs} by ${kind} (mean ${Math.round(t.ms / t.runs)} ms)`,
       );
+      this.log.info(`observer runs of this worker: ${kinds.join(', ')}`);
     }
     for (const j of this.judges.values()) (await j)?.stop();
     this.judges.clear();
     for (const v of this.vitest.values()) await (await v).dispose?.();
     rmSync(this.work, { recursive: true, force: true });
+  }
+
+  /** Counts one observer run of `kind` that started at `started` (ms) in the tally of this worker. */
+  count(kind, started) {
+    const t = this.tally.get(kind) ?? { runs: 0, ms: 0 };
+    t.runs++;
+    t.ms += Date.now() - started;
+    this.tally.set(kind, t);
   }
 
   /**
@@ -171,6 +180,8 @@ class CprTestRunner {
     const perTest = {};
     const checks = {};
     let staticHits = new Map();
+    /** Mutants a vitest observer reached while a test file loaded (switched on before it loads). */
+    const loadTime = new Set();
     for (const observer of observers) {
       const coverageDir = join(this.work, `coverage-${observer.replace(/[^a-z0-9]+/gi, '-')}`);
       rmSync(coverageDir, { recursive: true, force: true });
@@ -209,7 +220,26 @@ class CprTestRunner {
           const covered = keep(r.mutantCoverage?.perTest?.[t.id]);
           if (Object.keys(covered).length > 0) perTest[t.id] = covered;
         }
-        const statics = keep(r.mutantCoverage?.static);
+        // What ran outside any test (a test file's modules loading, code at the level of a file
+        // or a describe block, hooks around all tests) is counted per test file: vitest loads
+        // every test file afresh (isolated), so each test of a file that reached such a mutant
+        // reaches it, provided the mutant is on while the file loads (the static activation,
+        // which runVitest asks for). StrykerJS would otherwise run every test of every observer.
+        const statics = {};
+        const idsByFile = new Map();
+        for (const t of r.tests) {
+          const file = t.id.slice(0, t.id.indexOf('#'));
+          idsByFile.set(file, [...(idsByFile.get(file) ?? []), t.id]);
+        }
+        for (const f of vitest.ctx?.state?.getFiles() ?? []) {
+          const hits = keep(f.meta?.mutantCoverage?.static);
+          const ids = idsByFile.get(relative(this.root, f.filepath).split(sep).join('/')) ?? [];
+          for (const [m, n] of Object.entries(hits)) {
+            if (ids.length === 0) statics[m] = (statics[m] ?? 0) + n;
+            else loadTime.add(m);
+          }
+          if (ids.length > 0) for (const id of ids) perTest[id] = { ...(perTest[id] ?? {}), ...hits };
+        }
         staticHits = new Map([...staticHits, ...Object.entries(statics)]);
         const union = new Set([
           ...Object.keys(statics),
@@ -261,6 +291,19 @@ class CprTestRunner {
           for (const m of Object.keys(kept)) reached.add(m);
         }
         reached = new Set([...reached, ...Object.keys(keep(Object.fromEntries(statics)))]);
+        // What a suite reached outside any check (the reference stack's start, the modules of the
+        // suite side loading) is no static mutant to StrykerJS: every check of the suite runs after
+        // it on a stack started afresh for the mutant (the judge), or in fresh processes (a cprc
+        // run, and the judge's fallback for code that runs while its own modules load). So each
+        // check of the suite reaches it: StrykerJS then asks for this suite's checks and the
+        // vitest tests that reach the mutant, with a time limit from theirs, rather than every
+        // test of every observer with a limit from all of them.
+        const outside = keep(Object.fromEntries(statics));
+        for (const c of outcome.checks) perTest[c.id] = { ...(perTest[c.id] ?? {}), ...outside };
+        this.log.info(
+          `${observer}: ${outcome.tests} checks on the unmutated code in ${timeSpentMs} ms, none failed; reaches ${reached.size} mutants of its scopes (${Object.keys(outside).length} outside any check, judged by the whole suite)`,
+        );
+        continue;
       }
       staticHits = new Map([...staticHits, ...Object.entries(keep(Object.fromEntries(statics)))]);
       this.log.info(
@@ -268,6 +311,18 @@ class CprTestRunner {
       );
     }
     writeFileSync(join(this.root, CHECKS_FILE), JSON.stringify(checks));
+    writeFileSync(join(this.root, VITEST_LOAD_TIME_FILE), JSON.stringify([...loadTime]));
+    if (staticHits.size > 0) {
+      this.log.info(
+        `${staticHits.size} mutants run outside any test of a test file (static to StrykerJS: each runs every test of its scope)`,
+      );
+    }
+    if (BASE_ENV.CPR_MUTATION_DUMP_COVERAGE) {
+      writeFileSync(
+        BASE_ENV.CPR_MUTATION_DUMP_COVERAGE,
+        JSON.stringify({ static: Object.fromEntries(staticHits), perTest, checks }),
+      );
+    }
     return {
       status: DryRunStatus.Complete,
       tests,
@@ -295,6 +350,24 @@ class CprTestRunner {
     // an observer that gives no verdict (the mutated reference stack did not start, the harness
     // crashed) does not end the judging: a later observer may still detect the mutant
     let noVerdict;
+    /** Runs of observers put off until the others had their say (a cprc run for the judge). */
+    const deferred = [];
+    /** The result when `outcome` of `observer` decides the mutant (killed, timeout), else undefined. */
+    const decide = async (observer, outcome, opts) => {
+      const verdict = await this.settle(observer, outcome, env, deadline, opts);
+      nrOfTests += verdict.tests ?? 0;
+      if (verdict.kind === 'timeout') return { status: MutantRunStatus.Timeout, reason: verdict.reason };
+      if (verdict.kind === 'killed') {
+        return {
+          status: MutantRunStatus.Killed,
+          killedBy: verdict.killedBy ?? [observer],
+          failureMessage: verdict.message,
+          nrOfTests,
+        };
+      }
+      if (verdict.kind === 'harness') noVerdict ??= `no verdict (${observer}): ${verdict.message}`;
+      return undefined;
+    };
     // A static mutant (code that runs while modules load: StrykerJS runs every test for it) goes to
     // the suites first: a cprc run switches it on in fresh processes, and the suite is a few
     // seconds, where every vitest test of a folder is many. The order changes who detects a
@@ -319,33 +392,41 @@ class CprTestRunner {
       }
       const left = deadline - Date.now();
       if (left <= 0) return { status: MutantRunStatus.Timeout, reason: `${observer} not started in time` };
-      const judged = { mutantRun: options, judge: scope.judge === true && this.settings.judge };
-      let outcome = await this.observe(observer, env, left, { only, ...judged });
-      if (outcome.kind === 'survived' && outcome.partial && this.settings.confirmSurvivors) {
-        // survived the checks that reach it: the whole suite decides, as a full cprc run would
-        outcome = await this.observe(observer, env, deadline - Date.now(), judged);
-        if (outcome.kind === 'timeout') {
-          // the checks that execute the mutant finished: a slow whole-suite run is no detection
-          outcome = {
-            kind: 'harness',
-            message: `survived the checks that reach it; the whole-suite confirmation did not finish in time (${outcome.reason})`,
-          };
-        }
+      const opts = { only, mutantRun: options, judge: scope.judge === true && this.settings.judge };
+      const outcome = await this.observe(observer, env, left, opts);
+      if (outcome.kind === 'deferred') deferred.push({ observer, later: outcome.later, opts });
+      else {
+        const done = await decide(observer, outcome, opts);
+        if (done) return done;
       }
-      nrOfTests += outcome.tests ?? 0;
-      if (outcome.kind === 'killed') {
-        return {
-          status: MutantRunStatus.Killed,
-          killedBy: outcome.killedBy ?? [observer],
-          failureMessage: outcome.message,
-          nrOfTests,
-        };
-      }
-      if (outcome.kind === 'timeout') return { status: MutantRunStatus.Timeout, reason: outcome.reason };
-      if (outcome.kind === 'harness') noVerdict ??= `no verdict (${observer}): ${outcome.message}`;
+    }
+    for (const { observer, later, opts } of deferred) {
+      const left = deadline - Date.now();
+      if (left <= 0) return { status: MutantRunStatus.Timeout, reason: `${observer} not started in time` };
+      const done = await decide(observer, await later(left), opts);
+      if (done) return done;
     }
     if (noVerdict !== undefined) return { status: MutantRunStatus.Error, errorMessage: noVerdict };
     return { status: MutantRunStatus.Survived, nrOfTests };
+  }
+
+  /**
+   * An observer's final outcome: a mutant that survived only the checks that reach it is judged
+   * again by the whole suite, as a full cprc run would judge it.
+   */
+  async settle(observer, first, env, deadline, opts) {
+    if (first.kind !== 'survived' || !first.partial || !this.settings.confirmSurvivors) return first;
+    // survived the checks that reach it: the whole suite decides, as a full cprc run would
+    let whole = await this.observe(observer, env, deadline - Date.now(), { ...opts, only: undefined });
+    if (whole.kind === 'deferred') whole = await whole.later(deadline - Date.now());
+    if (whole.kind === 'timeout') {
+      // the checks that execute the mutant finished: a slow whole-suite run is no detection
+      return {
+        kind: 'harness',
+        message: `survived the checks that reach it; the whole-suite confirmation did not finish in time (${whole.reason})`,
+      };
+    }
+    return { ...whole, tests: (first.tests ?? 0) + (whole.tests ?? 0) };
   }
 
   /** Runs one observer; `{ kind: 'survived' | 'killed' | 'harness' | 'timeout', tests, message }`. */
@@ -378,19 +459,29 @@ class CprTestRunner {
     const started = Date.now();
     const judge = await this.judgeFor(target);
     const mutant = opts.mutantRun.activeMutant.id;
-    if (!judge || judge.loadTime.has(mutant)) return this.runSuite(target, env, timeoutMs, opts);
+    if (!judge) return this.runSuite(target, env, timeoutMs, opts);
     const grep = this.grepOf(target, opts.only);
-    const answer = await judge.run({ mutant, grep }, timeoutMs);
-    this.tally.judge.runs++;
-    this.tally.judge.ms += Date.now() - started;
+    // a mutant in code that runs while the judge's suite side loads: a judge of its own, with the
+    // mutant on from the start (a process, as a cprc run, but one rather than two, and no CA)
+    const answer = judge.loadTime.has(mutant)
+      ? await judgeOnce(this.root, target, this.settings, this.work, { mutant, grep }, timeoutMs)
+      : await judge.run({ mutant, grep }, timeoutMs);
+    this.count(judge.loadTime.has(mutant) ? 'the judge of one mutant' : 'the judge', started);
+    // a judge that is gone (stopped at the limit, or leaving after a run that left anything
+    // behind): its successor starts now, not in the next mutant's time
+    if (judge.gone) void this.judgeFor(target);
     if (answer.timeout) {
       return { kind: 'timeout', reason: `judge of ${target}: ${answer.timeout}` };
     }
+    if (answer.final) {
+      return { kind: 'harness', message: `judge of ${target}: ${oneLine(answer.noVerdict)}` };
+    }
     if (!answer.tests) {
-      // no verdict from the judge (the mutated stack did not start, or the judge failed): a real
-      // cprc run decides, with what is left of the time
+      // no verdict from the judge (the mutated stack listens elsewhere, or the judge failed): a
+      // real cprc run decides, after the other observers (a process is the dearest run; if one
+      // of them detects the mutant, its verdict is the same)
       this.log.debug(`judge of ${target}, mutant ${mutant}: ${answer.noVerdict}; judged by cprc run`);
-      return this.runSuite(target, env, timeoutMs - (Date.now() - started), opts);
+      return { kind: 'deferred', later: (left) => this.runSuite(target, env, left, opts) };
     }
     return verdictOf(target, answer.tests, { complete: true, partial: grep !== undefined });
   }
@@ -448,10 +539,7 @@ class CprTestRunner {
     mkdirSync(tmp, { recursive: true });
     const runStarted = Date.now();
     const run = await runProcess(process.execPath, args, { ...env, TMPDIR: tmp }, this.root, timeoutMs);
-    if (!keepResults) {
-      this.tally.cprc.runs++;
-      this.tally.cprc.ms += Date.now() - runStarted;
-    }
+    if (!keepResults) this.count('cprc run', runStarted);
     rmSync(tmp, { recursive: true, force: true });
     try {
       if (run.timedOut)
@@ -489,11 +577,36 @@ class CprTestRunner {
 
   async runVitest(folder, timeoutMs, { only, mutantRun }) {
     const vitest = await this.vitestFor(folder);
-    const r = await vitest.mutantRun({
+    this.vitestLoadTime ??= new Set(
+      existsSync(join(this.root, VITEST_LOAD_TIME_FILE))
+        ? JSON.parse(readFileSync(join(this.root, VITEST_LOAD_TIME_FILE), 'utf8'))
+        : [],
+    );
+    const run = vitest.mutantRun({
       ...mutantRun,
+      // a mutant reached while a test file loads is on from before the file loads (each test file
+      // loads afresh): otherwise what the file computes as it loads would be unmutated
+      ...(this.vitestLoadTime.has(mutantRun.activeMutant.id) ? { mutantActivation: 'static' } : {}),
       timeout: timeoutMs,
       ...(only ? { testFilter: only } : { testFilter: undefined }),
     });
+    // at the limit this runner answers "timeout" itself and replaces only this vitest (its pool
+    // is closed, a new one starts now): StrykerJS would restart the whole worker, judges included
+    let timer;
+    const expired = new Promise((resolvePromise) => {
+      timer = setTimeout(() => resolvePromise(undefined), Math.max(1, timeoutMs));
+    });
+    const started = Date.now();
+    const r = await Promise.race([run, expired]);
+    clearTimeout(timer);
+    this.count(`vitest ${folder}`, started);
+    if (r === undefined) {
+      this.vitest.delete(folder);
+      run.catch(() => undefined);
+      vitest.dispose().catch(() => undefined);
+      void this.vitestFor(folder);
+      return { kind: 'timeout', reason: `vitest ${folder} exceeded ${Math.round(timeoutMs)} ms` };
+    }
     if (r.status === MutantRunStatus.Killed) {
       return {
         kind: 'killed',
@@ -602,11 +715,7 @@ function startJudge(root, target, settings, work) {
     waiting: undefined,
     stop() {
       judge.gone = true;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
+      killGroup(child);
       rmSync(tmp, { recursive: true, force: true });
     },
     /** One mutant: `{ tests }`, `{ noVerdict }` or `{ timeout }`. */
@@ -639,7 +748,11 @@ function startJudge(root, target, settings, work) {
         clearTimeout(timer);
         judge.loadTime = new Set(msg.loadTime);
         resolvePromise(judge);
-      } else if (msg?.type === 'result') judge.waiting?.(msg);
+      } else if (msg?.type === 'result') {
+        // a judge that leaves after this answer takes no further mutant
+        if (msg.leaving) judge.gone = true;
+        judge.waiting?.(msg);
+      }
     });
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
@@ -653,6 +766,52 @@ function startJudge(root, target, settings, work) {
       reject(new Error(`exited ${code ?? signal}: ${tail(output())}`));
     });
   });
+}
+
+/**
+ * Judges one mutant with a judge of its own (scripts/mutation-judge.mjs, one-shot): the mutant is
+ * on from before any module of the judge loads. `{ tests }`, `{ noVerdict }` or `{ timeout }`.
+ */
+function judgeOnce(root, target, settings, work, { mutant, grep }, timeoutMs) {
+  const tmp = mkdtempSync(join(work, `judge-once-${target}-`));
+  const { child, output } = spawnGroup(
+    process.execPath,
+    [join(root, 'scripts', 'mutation-judge.mjs'), target, JSON.stringify(settings)],
+    { TMPDIR: tmp, CPR_JUDGE_ONCE: '1', __STRYKER_ACTIVE_MUTANT__: mutant, CPR_JUDGE_GREP: grep ?? '' },
+    root,
+    { ipc: true },
+  );
+  return new Promise((resolvePromise) => {
+    let answer;
+    const timer = setTimeout(
+      () => {
+        answer ??= { timeout: `the judge of this mutant exceeded ${Math.round(timeoutMs)} ms` };
+        killGroup(child);
+      },
+      Math.max(1, timeoutMs),
+    );
+    child.on('message', (msg) => {
+      if (msg?.type === 'result') answer ??= msg;
+    });
+    // leftovers of its group go with it; 'close' comes after its last message
+    child.on('exit', () => killGroup(child));
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      rmSync(tmp, { recursive: true, force: true });
+      resolvePromise(
+        answer ?? { noVerdict: `the judge of this mutant exited ${code ?? signal}: ${tail(output())}` },
+      );
+    });
+  });
+}
+
+/** Kills the process group of `child` (its stack threads, stdio wallets), if any is left. */
+function killGroup(child) {
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
 }
 
 /**
@@ -682,17 +841,10 @@ function runProcess(command, args, env, cwd, timeoutMs) {
     const { child, output } = spawnGroup(command, args, env, cwd);
     let timedOut = false;
     let errorText = '';
-    const kill = (sig) => {
-      try {
-        process.kill(-child.pid, sig);
-      } catch {
-        // already gone
-      }
-    };
     const timer = setTimeout(
       () => {
         timedOut = true;
-        kill('SIGKILL');
+        killGroup(child);
       },
       Math.max(1, timeoutMs),
     );
@@ -701,7 +853,7 @@ function runProcess(command, args, env, cwd, timeoutMs) {
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      kill('SIGKILL'); // leftovers of the group (a stdio wallet the run did not stop)
+      killGroup(child); // leftovers of the group (a stdio wallet the run did not stop)
       resolvePromise({ code, signal, output: `${output()}${errorText}`, timedOut });
     });
   });

@@ -28,6 +28,12 @@ export default mergeConfig(
   defineConfig({
     test: {
       setupFiles: [new URL('./mutation-vitest-setup.mjs', import.meta.url).pathname],
+      // A mutant that makes a test wait for ever fails that test here (a detection), rather than
+      // hold its worker to StrykerJS's limit. The slowest test of the observed folders takes
+      // under 2 s (properties at 10 runs; the wallet's retrieval give-up tests wait 1 s): 15 s
+      // leaves room for instrumented code on busy cores.
+      testTimeout: 15_000,
+      hookTimeout: 15_000,
       sequence: { sequencer: FastestFirst },
     },
   }),
