@@ -174,6 +174,19 @@ class CprTestRunner {
   }
 
   async dryRun(options) {
+    try {
+      return await this.observeAll(options);
+    } catch (err) {
+      // StrykerJS retries a dry run that throws without saying why: this says it
+      this.log.error(
+        `the dry run failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+      );
+      throw err;
+    }
+  }
+
+  /** The dry run: every observer once on the unmutated code, with the mutants each test reaches. */
+  async observeAll(options) {
     const files = this.instrumentedFiles();
     const observers = [...new Set(files.flatMap((f) => f.scope.observers))];
     const tests = [];
@@ -756,6 +769,8 @@ function startJudge(root, target, settings, work) {
     });
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
+      // what it started and left behind (a stdio wallet of its last run) goes with it
+      killGroup(child);
       const gone = !judge.gone;
       judge.gone = true;
       rmSync(tmp, { recursive: true, force: true });
