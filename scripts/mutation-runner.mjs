@@ -19,6 +19,7 @@
 // reaches is reported "no coverage" without a run.
 import { spawn } from 'node:child_process';
 import {
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -29,7 +30,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { commonTokens, declareClassPlugin, PluginKind } from '@stryker-mutator/api/plugin';
 import { DryRunStatus, MutantRunStatus, TestStatus } from '@stryker-mutator/api/test-runner';
 import { strykerPlugins as vitestPlugins } from '@stryker-mutator/vitest-runner';
@@ -590,6 +592,7 @@ class CprTestRunner {
 
   async runVitest(folder, timeoutMs, { only, mutantRun }) {
     const vitest = await this.vitestFor(folder);
+    ensureVitestSetup();
     this.vitestLoadTime ??= new Set(
       existsSync(join(this.root, VITEST_LOAD_TIME_FILE))
         ? JSON.parse(readFileSync(join(this.root, VITEST_LOAD_TIME_FILE), 'utf8'))
@@ -614,10 +617,19 @@ class CprTestRunner {
     clearTimeout(timer);
     this.count(`vitest ${folder}`, started);
     if (r === undefined) {
-      this.vitest.delete(folder);
+      // the successor starts once this one is closed (or after 10 s): closing removes the setup
+      // file that every vitest runner of this worker shares (ensureVitestSetup puts it back)
       run.catch(() => undefined);
-      vitest.dispose().catch(() => undefined);
-      void this.vitestFor(folder);
+      const closed = vitest.dispose().catch(() => undefined);
+      const settled = new Promise((resolvePromise) => setTimeout(resolvePromise, 10_000).unref());
+      this.vitest.set(
+        folder,
+        Promise.race([closed, settled]).then(() => {
+          this.vitest.delete(folder);
+          return this.vitestFor(folder);
+        }),
+      );
+      void this.vitest.get(folder);
       return { kind: 'timeout', reason: `vitest ${folder} exceeded ${Math.round(timeoutMs)} ms` };
     }
     if (r.status === MutantRunStatus.Killed) {
@@ -781,6 +793,21 @@ function startJudge(root, target, settings, work) {
       reject(new Error(`exited ${code ?? signal}: ${tail(output())}`));
     });
   });
+}
+
+/** StrykerJS's vitest setup file, which switches the mutant on in each test file. */
+const VITEST_SETUP_SOURCE = fileURLToPath(
+  new URL('./stryker-setup.js', import.meta.resolve('@stryker-mutator/vitest-runner')),
+);
+
+/**
+ * Puts StrykerJS's vitest setup file back if it is gone. Every vitest runner of a worker uses the
+ * same copy (`stryker-setup-<worker>.js` in the sandbox), and closing one runner removes it: the
+ * others would then run their tests with no mutant switched on, and every mutant would survive them.
+ */
+function ensureVitestSetup() {
+  const copy = resolve(`./stryker-setup-${process.env.STRYKER_MUTATOR_WORKER ?? 0}.js`);
+  if (!existsSync(copy)) copyFileSync(VITEST_SETUP_SOURCE, copy);
 }
 
 /**
