@@ -43,8 +43,12 @@ const BASE_ENV = { ...process.env };
 const COVERAGE_HOOK = new URL('./mutation-coverage.mjs', import.meta.url);
 /** The checks of the dry run (id -> full title, target), shared by the workers of one sandbox. */
 const CHECKS_FILE = '.cpr-mutation-checks.json';
-/** The mutants vitest reached while a test file loaded (by the dry run, for every worker). */
-const VITEST_LOAD_TIME_FILE = '.cpr-mutation-vitest-load-time.json';
+/**
+ * What the dry run learnt of the vitest observers, for every worker: `loadTime`, the mutants vitest
+ * reached while a test file loaded; `testedBy`, per source file, the test files whose tests reach
+ * its mutants (they run first for its mutants).
+ */
+const VITEST_PLAN_FILE = '.cpr-mutation-vitest.json';
 
 /** Defaults of the `cprMutation` options block of the StrykerJS configuration. */
 const DEFAULTS = {
@@ -197,6 +201,9 @@ class CprTestRunner {
     let staticHits = new Map();
     /** Mutants a vitest observer reached while a test file loaded (switched on before it loads). */
     const loadTime = new Set();
+    /** Per source file, the test files whose tests reach one of its mutants. */
+    const testedBy = {};
+    const sourceOf = new Map(files.flatMap((f) => f.ids.map((id) => [id, f.file])));
     for (const observer of observers) {
       const coverageDir = join(this.work, `coverage-${observer.replace(/[^a-z0-9]+/gi, '-')}`);
       rmSync(coverageDir, { recursive: true, force: true });
@@ -234,6 +241,10 @@ class CprTestRunner {
           tests.push(t);
           const covered = keep(r.mutantCoverage?.perTest?.[t.id]);
           if (Object.keys(covered).length > 0) perTest[t.id] = covered;
+          const testFile = t.id.slice(0, t.id.indexOf('#'));
+          for (const source of new Set(Object.keys(covered).map((id) => sourceOf.get(id)))) {
+            testedBy[source] = [...new Set([...(testedBy[source] ?? []), testFile])];
+          }
         }
         // What ran outside any test (a test file's modules loading, code at the level of a file
         // or a describe block, hooks around all tests) is counted per test file: vitest loads
@@ -326,7 +337,7 @@ class CprTestRunner {
       );
     }
     writeFileSync(join(this.root, CHECKS_FILE), JSON.stringify(checks));
-    writeFileSync(join(this.root, VITEST_LOAD_TIME_FILE), JSON.stringify([...loadTime]));
+    writeFileSync(join(this.root, VITEST_PLAN_FILE), JSON.stringify({ loadTime: [...loadTime], testedBy }));
     if (staticHits.size > 0) {
       this.log.info(
         `${staticHits.size} mutants run outside any test of a test file (static to StrykerJS: each runs every test of its scope)`,
@@ -593,16 +604,22 @@ class CprTestRunner {
   async runVitest(folder, timeoutMs, { only, mutantRun }) {
     const vitest = await this.vitestFor(folder);
     ensureVitestSetup();
-    this.vitestLoadTime ??= new Set(
-      existsSync(join(this.root, VITEST_LOAD_TIME_FILE))
-        ? JSON.parse(readFileSync(join(this.root, VITEST_LOAD_TIME_FILE), 'utf8'))
-        : [],
-    );
+    if (!this.vitestPlan) {
+      const plan = existsSync(join(this.root, VITEST_PLAN_FILE))
+        ? JSON.parse(readFileSync(join(this.root, VITEST_PLAN_FILE), 'utf8'))
+        : {};
+      this.vitestPlan = { loadTime: new Set(plan.loadTime ?? []), testedBy: plan.testedBy ?? {} };
+    }
+    // the test files that test the mutated source file run first (the sequencer of
+    // scripts/mutation-vitest.config.mjs, in this process, reads them): a mutant reached while
+    // every test file loads is killed by its own module's tests, not after all the others
+    const source = relative(this.root, mutantRun.sandboxFileName).split(sep).join('/');
+    globalThis.__cprMutationFirstFiles = new Set(this.vitestPlan.testedBy[source] ?? []);
     const run = vitest.mutantRun({
       ...mutantRun,
       // a mutant reached while a test file loads is on from before the file loads (each test file
       // loads afresh): otherwise what the file computes as it loads would be unmutated
-      ...(this.vitestLoadTime.has(mutantRun.activeMutant.id) ? { mutantActivation: 'static' } : {}),
+      ...(this.vitestPlan.loadTime.has(mutantRun.activeMutant.id) ? { mutantActivation: 'static' } : {}),
       timeout: timeoutMs,
       ...(only ? { testFilter: only } : { testFilter: undefined }),
     });
