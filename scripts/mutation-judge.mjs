@@ -198,7 +198,21 @@ async function judge({ mutant, grep }) {
     }));
     if (!ready.ok) return { noVerdict: `the stack thread did not load: ${ready.message}` };
   }
-  const s = await ask('start', { mutant });
+  let s = await ask('start', { mutant });
+  if (!s.ok && !s.timedOut && /EADDRINUSE/.test(s.message ?? '')) {
+    // a port of the first stack is taken: by what an earlier run left in this thread (a fresh
+    // thread frees it), or by another process (the system handed it out while no stack held it)
+    const ready = await newStackThread(workerLoadTime.has(mutant) ? mutant : undefined).catch((err) => ({
+      ok: false,
+      message: err.message,
+    }));
+    if (ready.ok) s = await ask('start', { mutant });
+    if (!s.ok && /EADDRINUSE/.test(s.message ?? '')) {
+      // not the mutant's doing: a cprc run, on ports of its own, decides
+      await disposeStackThread();
+      return { noVerdict: `a port of the judge's stack is taken: ${s.message}` };
+    }
+  }
   if (s.timedOut) return { timeout: `the mutated reference stack did not start in ${STACK_MS} ms` };
   // a cprc run starts the same code (on ports of its own): it stops before any check as well
   if (!s.ok) return { noVerdict: `the mutated reference stack did not start: ${s.message}`, final: true };
