@@ -1,0 +1,6 @@
+import { describe } from 'vitest';
+import { itLoadsEveryModule } from '../../_support/module-loads.js';
+
+describe('every module of the reference wallet', () => {
+  itLoadsEveryModule('src/reference/wallet');
+});
