@@ -57,8 +57,7 @@ export interface Rule {
   check(ctx: RuleContext): Finding[];
   /**
    * The same findings as {@link Rule.check}, appended to `out` in the same order (what
-   * `validateCpr` calls: no array per rule and document). Optional: a rule without it is run
-   * through `check`.
+   * `validateCpr` calls: no array per rule and document).
    */
-  collect?(ctx: RuleContext, out: Finding[]): void;
+  collect(ctx: RuleContext, out: Finding[]): void;
 }

@@ -57,7 +57,7 @@ export const CPR_RULES: readonly Rule[] = Object.freeze([
 
 /**
  * Runs every rule of {@link CPR_RULES} on `ctx`, in order, appending the findings to `out`: what
- * calling each rule's `collect` (or `check`) in turn gives.
+ * calling each rule's `collect` in turn gives.
  *
  * @example
  * ```ts
@@ -66,13 +66,5 @@ export const CPR_RULES: readonly Rule[] = Object.freeze([
  * ```
  */
 export function collectCprRules(ctx: RuleContext, out: Finding[]): void {
-  for (let r = 0; r < CPR_RULES.length; r++) {
-    const rule = CPR_RULES[r] as Rule;
-    if (rule.collect !== undefined) {
-      rule.collect(ctx, out);
-      continue;
-    }
-    const found = rule.check(ctx);
-    for (let i = 0; i < found.length; i++) out.push(found[i] as Finding);
-  }
+  for (let r = 0; r < CPR_RULES.length; r++) (CPR_RULES[r] as Rule).collect(ctx, out);
 }
