@@ -210,7 +210,9 @@ export class ReferencePayee {
             void this.dispatch(req, res, () => this.handlePlainHttp(req, res));
           });
     const closeAll = async () => {
-      await Promise.all([closeServer(https), ...(plain ? [closeServer(plain)] : [])]);
+      const closing = [closeServer(https)];
+      if (plain) closing.push(closeServer(plain));
+      await Promise.all(closing);
     };
     try {
       const port = await listen(https, host, this.options.port ?? 0);

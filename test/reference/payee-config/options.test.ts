@@ -130,6 +130,8 @@ describe('ReferencePayee options', () => {
     expect((err as CprcError).code).toBe('CPRC_INPUT_INVALID');
     expect((err as CprcError).message).toContain('tls.certPem or tls.keyPem');
     expect((err as CprcError).message).not.toContain('secret-key');
+    // what Node said of the PEM stays reachable for diagnosis, as the error's cause
+    expect((err as CprcError).cause).toBeInstanceOf(Error);
   });
 });
 
@@ -234,6 +236,9 @@ describe('listening', () => {
       await expect(startReferencePayee({ tls: pki.server, port: held.port })).rejects.toThrow(
         new RegExp(`cannot listen on 127\\.0\\.0\\.1:${held.port}: EADDRINUSE$`),
       );
+      await expect(startReferencePayee({ tls: pki.server, port: held.port })).rejects.toMatchObject({
+        code: 'CPRC_IO',
+      });
       const free = await takePort();
       await free.release();
       // the plain port is taken: the HTTPS listener already opened is closed again
