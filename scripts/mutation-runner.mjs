@@ -489,10 +489,11 @@ class CprTestRunner {
     const grep = this.grepOf(target, opts.only);
     // a mutant in code that runs while the judge's suite side loads: a judge of its own, with the
     // mutant on from the start (a process, as a cprc run, but one rather than two, and no CA)
-    const answer = judge.loadTime.has(mutant)
+    const ownJudge = judge.loadTime.has(mutant);
+    const answer = ownJudge
       ? await judgeOnce(this.root, target, this.settings, this.work, { mutant, grep }, timeoutMs)
       : await judge.run({ mutant, grep }, timeoutMs);
-    this.count(judge.loadTime.has(mutant) ? 'the judge of one mutant' : 'the judge', started);
+    this.count(ownJudge ? 'the judge of one mutant' : 'the judge', started);
     // a judge that is gone (stopped at the limit, or leaving after a run that left anything
     // behind): its successor starts now, not in the next mutant's time
     if (judge.gone) void this.judgeFor(target);
@@ -646,7 +647,6 @@ class CprTestRunner {
           return this.vitestFor(folder);
         }),
       );
-      void this.vitest.get(folder);
       return { kind: 'timeout', reason: `vitest ${folder} exceeded ${Math.round(timeoutMs)} ms` };
     }
     if (r.status === MutantRunStatus.Killed) {
@@ -743,14 +743,7 @@ function verdictOf(target, tests, { complete, partial, why = '', output = '' }) 
  * a private temporary folder; resolves once it has loaded its suite.
  */
 function startJudge(root, target, settings, work) {
-  const tmp = mkdtempSync(join(work, `judge-${target}-`));
-  const { child, output } = spawnGroup(
-    process.execPath,
-    [join(root, 'scripts', 'mutation-judge.mjs'), target, JSON.stringify(settings)],
-    { TMPDIR: tmp },
-    root,
-    { ipc: true },
-  );
+  const { child, output, tmp } = spawnJudge(root, target, settings, work, {});
   const judge = {
     gone: false,
     loadTime: new Set(),
@@ -827,19 +820,32 @@ function ensureVitestSetup() {
   if (!existsSync(copy)) copyFileSync(VITEST_SETUP_SOURCE, copy);
 }
 
+/** A judge process of `target` (scripts/mutation-judge.mjs) in its own group and temporary folder. */
+function spawnJudge(root, target, settings, work, env) {
+  const tmp = mkdtempSync(join(work, `judge-${target}-`));
+  const script = join(root, 'scripts', 'mutation-judge.mjs');
+  const spawned = spawnGroup(
+    process.execPath,
+    [script, target, JSON.stringify(settings)],
+    { ...env, TMPDIR: tmp },
+    root,
+    {
+      ipc: true,
+    },
+  );
+  return { ...spawned, tmp };
+}
+
 /**
  * Judges one mutant with a judge of its own (scripts/mutation-judge.mjs, one-shot): the mutant is
  * on from before any module of the judge loads. `{ tests }`, `{ noVerdict }` or `{ timeout }`.
  */
 function judgeOnce(root, target, settings, work, { mutant, grep }, timeoutMs) {
-  const tmp = mkdtempSync(join(work, `judge-once-${target}-`));
-  const { child, output } = spawnGroup(
-    process.execPath,
-    [join(root, 'scripts', 'mutation-judge.mjs'), target, JSON.stringify(settings)],
-    { TMPDIR: tmp, CPR_JUDGE_ONCE: '1', __STRYKER_ACTIVE_MUTANT__: mutant, CPR_JUDGE_GREP: grep ?? '' },
-    root,
-    { ipc: true },
-  );
+  const { child, output, tmp } = spawnJudge(root, target, settings, work, {
+    CPR_JUDGE_ONCE: '1',
+    __STRYKER_ACTIVE_MUTANT__: mutant,
+    CPR_JUDGE_GREP: grep ?? '',
+  });
   return new Promise((resolvePromise) => {
     let answer;
     const timer = setTimeout(
