@@ -82,6 +82,9 @@ async function serve(target: string, opts: { configOut?: string; port?: number; 
       ports[l] = first + i;
     });
   }
+  // Ctrl+C is taken from here on, even while the stack starts: the work folder holds the CA key
+  // and the run config, so a stop at any moment closes what started and removes the folder.
+  const stopped = stopSignal();
   const workDir = await mkdtemp(join(tmpdir(), 'cprc-serve-'));
   let stack: ReferenceStack;
   try {
@@ -129,15 +132,7 @@ async function serve(target: string, opts: { configOut?: string; port?: number; 
   lines.push('press Ctrl+C to stop');
   process.stdout.write(`${lines.join('\n')}\n`);
 
-  const signal = await new Promise<NodeJS.Signals>((resolveSignal) => {
-    const onSignal = (sig: NodeJS.Signals) => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      resolveSignal(sig);
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  });
+  const signal = await stopped;
   try {
     await stack.close();
   } finally {
@@ -145,6 +140,18 @@ async function serve(target: string, opts: { configOut?: string; port?: number; 
     await rm(workDir, { recursive: true, force: true });
   }
   process.stdout.write(`cprc serve: ${signal} received, servers stopped\n`);
+}
+
+/**
+ * The first SIGINT or SIGTERM from now on. The handlers stay until the process ends: a second
+ * signal while the servers close does not kill the process halfway (the work folder would stay).
+ */
+function stopSignal(): Promise<NodeJS.Signals> {
+  return new Promise<NodeJS.Signals>((resolveSignal) => {
+    const onSignal = (sig: NodeJS.Signals) => resolveSignal(sig);
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
 }
 
 function startError(err: unknown, port: number | undefined): unknown {

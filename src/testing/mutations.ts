@@ -125,9 +125,11 @@ export const CPR_MUTATIONS: readonly CprMutation[] = [
     requirement: { payee: 'CPR-2.1-EXPIRES-AT', wallet: 'CPR-7-EXPIRED-REJECTED' },
     modes: BOTH,
     applies: always,
+    // an hour past, not a second: a single defect must be one under every reading, and the
+    // instant of expiry itself is checked on its own (expiry at and around now, section 7)
     apply: edit((d, now) => {
       d.created_at = new Date(now.getTime() - 7_200_000).toISOString();
-      d.expires_at = new Date(now.getTime() - 1000).toISOString();
+      d.expires_at = new Date(now.getTime() - 3_600_000).toISOString();
     }),
   },
   {

@@ -29,7 +29,13 @@ describe('cprc serve wallet', () => {
         stdio: 'pipe',
       },
     );
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.on('exit', (code, signal) => resolve({ code, signal })),
+    );
     // when the test fails before its SIGINT: stopped all the same, so it removes its work folder
     onTestFinished(async () => {
       if (child.exitCode === null && child.signalCode === null) {
@@ -53,7 +59,7 @@ describe('cprc serve wallet', () => {
     expect(stdout).toContain((config.wallet as { harness_url: string }).harness_url);
 
     child.kill('SIGINT');
-    expect(await exited).toBe(0);
+    expect(await exited, `stderr: ${stderr}`).toEqual({ code: 0, signal: null });
     expect(stdout).toContain('SIGINT received, servers stopped');
   });
 });
