@@ -57,7 +57,7 @@ const DEFAULTS = {
   /** Runs per property check (the default of `cprc run` is 100). */
   runs: 10,
   /** Per-check timeout of the suite runs, ms: a hung check is an error (detected). */
-  checkTimeoutMs: 8000,
+  checkTimeoutMs: 4000,
   /** Stop a suite run at its first failure (the verdict needs only one). */
   bail: true,
   /** Run only the checks that reach a mutant (--grep) when they are fewer than this share of the suite. */
@@ -112,6 +112,28 @@ class CprTestRunner {
     this.judges = new Map();
     /** Observer runs of this worker by kind (judge, judge of one mutant, cprc run, vitest): how many, how long. */
     this.tally = new Map();
+    /** Called when a vitest worker thread dies during a run (set by runVitest while it waits). */
+    this.onVitestWorkerDied = undefined;
+    /** Vitest runners being closed (after a run past its limit): their threads may die on the way. */
+    this.vitestClosing = 0;
+    // A vitest worker thread that dies under a mutant (a stack or heap it exhausts) makes vitest
+    // emit "Worker exited unexpectedly" with nobody listening: thrown, it would end this whole
+    // StrykerJS worker, judges included. It fails that vitest run instead (`vitest run` fails
+    // for it too); any other uncaught error ends the process as it would have.
+    const onUncaught = (err) => {
+      if (err?.message === 'Worker exited unexpectedly') {
+        if (this.onVitestWorkerDied !== undefined) {
+          this.onVitestWorkerDied(err);
+          return;
+        }
+        if (this.vitestClosing > 0) return;
+      }
+      process.off('uncaughtException', onUncaught);
+      process.nextTick(() => {
+        throw err;
+      });
+    };
+    process.on('uncaughtException', onUncaught);
   }
 
   /**
@@ -630,15 +652,25 @@ class CprTestRunner {
     const expired = new Promise((resolvePromise) => {
       timer = setTimeout(() => resolvePromise(undefined), Math.max(1, timeoutMs));
     });
+    const died = new Promise((resolvePromise) => {
+      this.onVitestWorkerDied = () => resolvePromise({ died: true });
+    });
     const started = Date.now();
-    const r = await Promise.race([run, expired]);
+    const r = await Promise.race([run, expired, died]);
     clearTimeout(timer);
+    this.onVitestWorkerDied = undefined;
     this.count(`vitest ${folder}`, started);
-    if (r === undefined) {
+    if (r === undefined || r.died) {
       // the successor starts once this one is closed (or after 10 s): closing removes the setup
       // file that every vitest runner of this worker shares (ensureVitestSetup puts it back)
       run.catch(() => undefined);
-      const closed = vitest.dispose().catch(() => undefined);
+      this.vitestClosing++;
+      const closed = vitest
+        .dispose()
+        .catch(() => undefined)
+        .finally(() => {
+          this.vitestClosing--;
+        });
       const settled = new Promise((resolvePromise) => setTimeout(resolvePromise, 10_000).unref());
       this.vitest.set(
         folder,
@@ -647,6 +679,9 @@ class CprTestRunner {
           return this.vitestFor(folder);
         }),
       );
+      if (r?.died) {
+        return { kind: 'killed', tests: 0, message: `vitest ${folder}: a test worker exited unexpectedly` };
+      }
       return { kind: 'timeout', reason: `vitest ${folder} exceeded ${Math.round(timeoutMs)} ms` };
     }
     if (r.status === MutantRunStatus.Killed) {
@@ -657,9 +692,20 @@ class CprTestRunner {
         message: `failed ${oneLine(r.failureMessage ?? '')}`,
       };
     }
-    if (r.status === MutantRunStatus.Survived) return { kind: 'survived', tests: r.nrOfTests };
     if (r.status === MutantRunStatus.Timeout)
       return { kind: 'timeout', reason: r.reason ?? `vitest ${folder}` };
+    // A test file that no longer loads, or a hook that throws (its tests then have no result), or
+    // an error outside any test: `vitest run` fails for each, and none happens on the unmutated
+    // code (the dry run would have stopped). StrykerJS's vitest runner answers the first as a
+    // survivor and the last as an error.
+    const outside =
+      r.status === MutantRunStatus.Error
+        ? oneLine(r.errorMessage ?? 'an error outside any test')
+        : failedOutsideTests(vitest.ctx?.state?.getFiles() ?? []);
+    if (outside !== undefined) {
+      return { kind: 'killed', tests: r.nrOfTests ?? 0, message: `vitest ${folder}: ${outside}` };
+    }
+    if (r.status === MutantRunStatus.Survived) return { kind: 'survived', tests: r.nrOfTests };
     return { kind: 'harness', message: `vitest ${folder}: ${oneLine(r.errorMessage ?? 'error')}` };
   }
 
@@ -868,6 +914,30 @@ function judgeOnce(root, target, settings, work, { mutant, grep }, timeoutMs) {
       );
     });
   });
+}
+
+/**
+ * The first failure of a vitest run outside its tests (a test file that did not load, a hook of
+ * a file or a describe block that threw), as `<file>: <message>`, or undefined.
+ */
+function failedOutsideTests(files) {
+  const walk = (task, file) => {
+    if (task.type === 'test') return undefined;
+    if (task.result?.state === 'fail') {
+      const error = task.result.errors?.[0];
+      return `${relative(process.cwd(), file)}: ${oneLine(error?.message ?? 'failed outside its tests')}`;
+    }
+    for (const child of task.tasks ?? []) {
+      const found = walk(child, file);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  for (const file of files) {
+    const found = walk(file, file.filepath);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** Kills the process group of `child` (its stack threads, stdio wallets), if any is left. */

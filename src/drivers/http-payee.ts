@@ -8,6 +8,7 @@ import type {
   HarnessResult,
   PayeeDriver,
   PayeeHarness,
+  PayeeHarnessEndpoint,
   PayeeRequestParams,
   PlainHttpResult,
   RaceOutcome,
@@ -105,8 +106,8 @@ function readRetrieval(res: HttpResponse): RetrieveResult {
   return { ok: false, error: errorOf(res), ...raw };
 }
 
-/** Reads a fulfillment answer (profile 2), as a harness result. */
-function readFulfillment(res: HttpResponse): HarnessResult<unknown> {
+/** Reads a harness answer with no fixed success shape (a fulfillment, a refused raw body), as a harness result. */
+function readHarnessAnswer(res: HttpResponse): HarnessResult<unknown> {
   readable(res);
   const raw = { headers: res.headers, text: res.text };
   if (res.status >= 200 && res.status < 300) {
@@ -174,7 +175,7 @@ export function createHttpPayee(opts: HttpPayeeOptions, http: HttpClient): Payee
 function createPayeeHarness(harnessUrl: string, http: HttpClient): PayeeHarness {
   const advanceClockRaw = clockPoster(harnessUrl, http);
   const fulfillRaw = async (body: unknown): Promise<HarnessResult<unknown>> =>
-    readFulfillment(
+    readHarnessAnswer(
       await http.exchange({ method: 'POST', url: joinUrl(harnessUrl, 'fulfillments'), json: body }),
     );
   return {
@@ -211,12 +212,22 @@ function createPayeeHarness(harnessUrl: string, http: HttpClient): PayeeHarness 
         url,
         json: { request_id: requestId },
       }));
-      return raceFromBurst(await burstThrough(http, requests), readFulfillment);
+      return raceFromBurst(await burstThrough(http, requests), readHarnessAnswer);
     },
     advanceClock(seconds: number): Promise<ClockResult> {
       return advanceClockRaw({ advance_seconds: seconds });
     },
     advanceClockRaw,
+    async postText(endpoint: PayeeHarnessEndpoint, text: string): Promise<HarnessResult<unknown>> {
+      return readHarnessAnswer(
+        await http.exchange({
+          method: 'POST',
+          url: joinUrl(harnessUrl, endpoint),
+          headers: { 'content-type': 'application/json' },
+          body: text,
+        }),
+      );
+    },
   };
 }
 

@@ -229,23 +229,33 @@ export function createStdioWallet(opts: StdioWalletOptions): WalletDriver {
       }
       return serialised(text, false);
     },
+    async restart(): Promise<void> {
+      // after the requests queued so far: the next one starts the command afresh
+      await queue;
+      await stop();
+    },
     async close(): Promise<void> {
       closed = true;
-      const p = proc;
-      proc = undefined;
-      lines?.close();
-      if (!p || p.exitCode !== null || p.signalCode !== null) return;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          p.kill('SIGKILL');
-        }, 2000);
-        p.once('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-        p.stdin.end();
-        p.kill('SIGTERM');
-      });
+      await stop();
     },
   };
+
+  /** Ends the running command, if any (SIGTERM with its stdin closed; SIGKILL after 2 s). */
+  async function stop(): Promise<void> {
+    const p = proc;
+    proc = undefined;
+    lines?.close();
+    if (!p || p.exitCode !== null || p.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        p.kill('SIGKILL');
+      }, 2000);
+      p.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      p.stdin.end();
+      p.kill('SIGTERM');
+    });
+  }
 }

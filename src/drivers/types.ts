@@ -137,7 +137,15 @@ export interface PayeeHarness {
   advanceClock?(seconds: number): Promise<ClockResult>;
   /** Sends a raw clock body (e.g. `null`, or `advance_seconds` of another type): PROFILE checks only. */
   advanceClockRaw?(body: unknown): Promise<ClockResult>;
+  /**
+   * Posts `text` as it is (declared `application/json`, e.g. text that is no JSON) to one harness
+   * endpoint: PROFILE checks only (profile 1: malformed JSON is 400 `INVALID_REQUEST`).
+   */
+  postText?(endpoint: PayeeHarnessEndpoint, text: string): Promise<HarnessResult<unknown>>;
 }
+
+/** The endpoints of the payee harness (profile 2), relative to its `harness_url`. */
+export type PayeeHarnessEndpoint = 'requests' | 'fulfillments' | 'clock';
 
 /**
  * The payee system under test (CPR-1.0 sections 4 and 5).
@@ -203,6 +211,12 @@ export interface WalletDriver {
    * binding may leave it out (the checks that need it are then skipped).
    */
   deriveText?(text: string): Promise<DeriveResult>;
+  /**
+   * Stops a wallet command that runs, once the requests sent so far are answered; the next
+   * request starts it again, a new process with the environment of that moment. The driver stays
+   * usable (unlike `close`).
+   */
+  restart?(): Promise<void>;
   /** Releases resources (e.g. stops a wallet command). */
   close?(): Promise<void>;
 }

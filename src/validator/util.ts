@@ -79,6 +79,18 @@ export function codePointLength(s: string): number {
   return n;
 }
 
+/**
+ * Items listed for a message: `a`, `a and b`, `a, b and c` (`or` before the last with `last`).
+ * @example
+ * ```ts
+ * listText(['iban', 'account']); // 'iban and account'
+ * ```
+ */
+export function listText(items: readonly string[], last: 'and' | 'or' = 'and'): string {
+  if (items.length <= 1) return items[0] ?? '';
+  return `${items.slice(0, -1).join(', ')} ${last} ${items.at(-1)}`;
+}
+
 /** JSON-ish description of a value for a message, cut to 60 characters. */
 export function describe(value: unknown): string {
   let text: string;

@@ -17,6 +17,7 @@ import {
   type CreatedRequest,
   check,
   type HarnessResult,
+  type PayeeHarnessEndpoint,
   type PayeeRequestParams,
 } from '../_lib/index.js';
 import {
@@ -155,6 +156,26 @@ const MAY_REFUSE: readonly (readonly [string, unknown])[] = [
   ],
 ];
 
+/**
+ * Bodies that are no JSON text (RFC 8259), each sent as it is with `content-type:
+ * application/json` to every harness endpoint: profile 1 makes malformed JSON 400
+ * INVALID_REQUEST on every endpoint. No byte order mark among them (a reader may ignore one).
+ */
+const NOT_JSON_TEXTS: readonly (readonly [string, string])[] = [
+  ['an empty body', ''],
+  ['text that is no JSON', 'delivery=inline&request_id=1'],
+  ['JSON cut short', '{"delivery": "inline", "request_id": "'],
+  ['JSON with a trailing comma', '{"delivery": "inline",}'],
+  ['two JSON texts one after the other', '{"delivery": "inline"} {"delivery": "inline"}'],
+  ['single-quoted JSON-like text', "{'delivery': 'inline'}"],
+];
+
+/** The harness endpoints `NOT_JSON_TEXTS` go to: the clock only when the payee has one. */
+async function textEndpoints(): Promise<PayeeHarnessEndpoint[]> {
+  const withClock = (await clockVerdict()).kind !== 'absent';
+  return withClock ? ['requests', 'fulfillments', 'clock'] : ['requests', 'fulfillments'];
+}
+
 /** Fulfillment bodies with no string request_id (profile 2: 400 INVALID_REQUEST). */
 const MALFORMED_FULFILLMENTS: readonly (readonly [string, unknown])[] = [
   ['a body that is null', null],
@@ -189,7 +210,7 @@ describe('profile sections 1 and 2: malformed harness bodies, member by member',
   check(
     'malformed-harness-members-answer-400-invalid-request',
     ['PRF-1-INVALID-REQUEST'],
-    'every harness body no reading can honour (not a JSON object; an asset that is no AssetDescriptor in any of its members; a rail, amount, count, flag or extensions of the wrong form; a fulfillment without a string request_id) answers 400 INVALID_REQUEST, and every refusal of what the payee may refuse or honour is 400 INVALID_REQUEST too',
+    'every harness body no reading can honour (not JSON text, on each harness endpoint; not a JSON object; an asset that is no AssetDescriptor in any of its members; a rail, amount, count, flag or extensions of the wrong form; a fulfillment without a string request_id) answers 400 INVALID_REQUEST, and every refusal of what the payee may refuse or honour is 400 INVALID_REQUEST too',
     async () => {
       const h = harness();
       const problems: string[] = [];
@@ -201,6 +222,11 @@ describe('profile sections 1 and 2: malformed harness bodies, member by member',
         codeOf(await h.createRequest(body as PayeeRequestParams), `a harness request with ${what}`, false);
       for (const [what, body] of MAY_REFUSE)
         codeOf(await h.createRequest(body as PayeeRequestParams), `a harness request with ${what}`, true);
+      if (h.postText !== undefined) {
+        for (const endpoint of await textEndpoints())
+          for (const [what, text] of NOT_JSON_TEXTS)
+            codeOf(await h.postText(endpoint, text), `POST {harness}/${endpoint} with ${what}`, false);
+      }
       if (h.fulfillRaw !== undefined) {
         // bodies that are no object; a request_id of another type is graded by
         // PRF-2-FULFILLMENT-ID-INVALID (suites/payee/4.3-fulfillment.ts)
@@ -221,7 +247,7 @@ describe('profile sections 1 and 2: malformed harness bodies, member by member',
   check(
     'harness-refusals-carry-error-body',
     ['PRF-1-ERROR-BODY'],
-    'every refusal of a harness body (create request, clock, fulfillment; malformed, or one the payee may refuse) answers a 4xx status with {"error": {"code": "<CODE>", "message": "<text for a person>"}}',
+    'every refusal of a harness body (create request, clock, fulfillment; not JSON text, malformed, or one the payee may refuse) answers a 4xx status with {"error": {"code": "<CODE>", "message": "<text for a person>"}}',
     async () => {
       const h = harness();
       const problems: string[] = [];
@@ -232,6 +258,11 @@ describe('profile sections 1 and 2: malformed harness bodies, member by member',
       };
       for (const [what, body] of [...MUST_REFUSE, ...MAY_REFUSE])
         bodyOf(await h.createRequest(body as PayeeRequestParams), `a harness request with ${what}`);
+      if (h.postText !== undefined) {
+        for (const endpoint of await textEndpoints())
+          for (const [what, text] of NOT_JSON_TEXTS)
+            bodyOf(await h.postText(endpoint, text), `POST {harness}/${endpoint} with ${what}`);
+      }
       if (h.fulfillRaw !== undefined) {
         for (const [what, body] of MALFORMED_FULFILLMENTS)
           bodyOf(await h.fulfillRaw(body), `a fulfillment with ${what}`);

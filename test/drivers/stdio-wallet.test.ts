@@ -41,6 +41,23 @@ describe('stdio wallet driver', () => {
     await w.close?.();
   });
 
+  it('restart stops the command after the requests in flight; the next request starts a new one, the driver stays open', async () => {
+    const w = wallet('ok');
+    const expires = { expires_at: '2999-01-01T00:00:00Z' };
+    const before = w.derive({ cpr: expires, context: { ...context, tag: 1 } });
+    await w.restart?.();
+    const first = await before;
+    const after = await w.derive({ cpr: expires, context: { ...context, tag: 2 } });
+    expect(first.ok && after.ok).toBe(true);
+    if (!first.ok || !after.ok) return;
+    expect(first.payment.echo).toBe(1);
+    expect(after.payment.echo).toBe(2);
+    expect(after.payment.pid).not.toBe(first.payment.pid);
+    // with no command running, a restart does nothing
+    await w.close?.();
+    await w.restart?.();
+  });
+
   it('reports a crash as a transport error naming the exit code and the stderr tail, secrets redacted', async () => {
     const recorder = new Recorder(['wallet-api-key-secret']);
     const w = wallet('crash', 5000, recorder);

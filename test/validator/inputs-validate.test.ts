@@ -474,6 +474,18 @@ describe('cpr:// uris, in arguments, files and QR codes', () => {
     for (const f of why.findings) expect(rs[1]?.error).toContain(f.message);
   });
 
+  it('a QR payload with white space around its uri (a trailing line break) is read as that uri', async () => {
+    const dir = testScratchDir('inputs');
+    const uri = encodeInlineUri({ ...load('sepa-ct-ok'), request_id: id(2) });
+    const qr = await renderQrPng(` ${uri}\r\n`);
+    if (!qr.ok) throw new Error('render failed');
+    writeFileSync(join(dir, 'spaced.png'), qr.png);
+    const [r] = await all([join(dir, 'spaced.png')], { mode: 'payee' });
+    expect(r?.error).toBeUndefined();
+    expect(r?.valid).toBe(true);
+    expect(r?.source).toBe(`qr code in ${join(dir, 'spaced.png')} (inline uri)`);
+  });
+
   it('the findings of the document a QR code carries are kept (payee: duplicate names)', async () => {
     const dir = testScratchDir('inputs');
     const json = `{"cpr_version":"CPR-1.0","cpr_version":"CPR-1.0"}`;

@@ -5,6 +5,7 @@ import {
   codePointLength,
   describe as describeValue,
   findingsOf,
+  listText,
   member,
   pointer,
   pointerSegments,
@@ -85,6 +86,17 @@ describe('describe (a value in a message)', () => {
     const loop: Record<string, unknown> = {};
     loop.self = loop;
     expect(describeValue(loop)).toBe('[object Object]');
+  });
+});
+
+describe('listText (items in a message)', () => {
+  it('lists none, one, two and more items, with "and" or "or" before the last', () => {
+    expect(listText([])).toBe('');
+    expect(listText(['iban'])).toBe('iban');
+    expect(listText(['iban', 'account'])).toBe('iban and account');
+    expect(listText(['iban', 'account', 'instant-key'])).toBe('iban, account and instant-key');
+    expect(listText(['a', 'b', 'c', 'd'], 'or')).toBe('a, b, c or d');
+    expect(listText(['a'], 'or')).toBe('a');
   });
 });
 

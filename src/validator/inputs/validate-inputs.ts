@@ -12,6 +12,7 @@ import { isCprcError } from '../../errors.js';
 import { type Finding, finding } from '../../model/finding.js';
 import { decodeJsonBytes, parseJsonText } from '../json-text.js';
 import type { ValidateCprOptions, ValidationMode } from '../types.js';
+import { listText } from '../util.js';
 import { validateCpr } from '../validate-cpr.js';
 import { expandInput, type Source } from './expand.js';
 import { retrieveCpr } from './fetch.js';
@@ -117,6 +118,7 @@ function check(loaded: Loaded, run: Run): InputResult {
 
 /** The result of an input that could not be read. */
 function failed(input: string, err: unknown): InputResult {
+  // Stryker disable next-line ConditionalExpression: equivalent for every input: each failure of reading one is a CprcError (read.ts, fetch.ts and the codecs wrap theirs); another error is a defect of the validator, rethrown so that it is not passed off as the input's fault
   if (!isCprcError(err)) throw err;
   return { input, source: input, valid: false, findings: [], error: err.message };
 }
@@ -153,9 +155,10 @@ async function fromFileBytes(bytes: Buffer, input: string, run: Run): Promise<Lo
     const { readQrPng } = await import('../../codec/qr.js'); // pngjs and jsQR only for images
     const qr = readQrPng(bytes);
     if (!qr.ok) {
-      const why = qr.findings.map((f) => f.message).join('; ');
+      const why = listText(qr.findings.map((f) => f.message));
       const { CprcError } = await import('../../errors.js');
       throw new CprcError(
+        // Stryker disable next-line StringLiteral: unobservable: failed() keeps only the message of an input's error (the result names the input and says why), not its code
         'CPRC_INPUT_INVALID',
         `cannot read a qr code from ${input}: ${why}; give a sharp png holding one cpr qr code`,
       );

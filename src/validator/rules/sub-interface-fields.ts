@@ -5,7 +5,7 @@ import { FIELDS_REQUIREMENT, REQUIRED_FIELDS, type SubInterface } from '../../mo
 import { type Finding, finding } from '../../model/finding.js';
 import { isCompleteIn, selectSubInterface } from '../subinterface.js';
 import type { Rule, RuleContext } from '../types.js';
-import { describe, findingsOf } from '../util.js';
+import { describe, findingsOf, listText } from '../util.js';
 import { type CprView, topMember, viewOf } from '../view.js';
 
 /** OPEN / no rail_hint: zero or two complete sub-interfaces (profile section 2). */
@@ -72,7 +72,7 @@ function collectSubInterfaceFields({ doc }: RuleContext, out: Finding[]): void {
         finding(
           REQ_ANY_HINT,
           '',
-          `rail_hint "${sel.hint}" selects the ${sel.sub} sub-interface, but the document also completes ${extra.map((s) => `${s} (${SET_TEXT[s]})`).join(' and ')}; exactly one sub-interface may be complete`,
+          `rail_hint "${sel.hint}" selects the ${sel.sub} sub-interface, but the document also completes ${listText(extra.map((s) => `${s} (${SET_TEXT[s]})`))}; exactly one sub-interface may be complete`,
         ),
       );
     }
@@ -86,8 +86,11 @@ function collectSubInterfaceFields({ doc }: RuleContext, out: Finding[]): void {
         REQ_ANY_HINT,
         '',
         complete.length === 0
-          ? `rail_hint ${describe(sel.hint)} names no sub-interface and none is complete (${ADDRESS_SUBS.map((s) => SET_TEXT[s]).join(', or ')}); exactly one must be`
-          : `rail_hint ${describe(sel.hint)} names no sub-interface and ${complete.join(' and ')} are both complete; exactly one may be`,
+          ? `rail_hint ${describe(sel.hint)} names no sub-interface and none is complete (${listText(
+              ADDRESS_SUBS.map((s) => SET_TEXT[s]),
+              'or',
+            )}); exactly one must be`
+          : `rail_hint ${describe(sel.hint)} names no sub-interface and ${listText(complete)} are both complete; exactly one may be`,
       ),
     );
     return;
@@ -111,7 +114,7 @@ function collectSubInterfaceFields({ doc }: RuleContext, out: Finding[]): void {
     finding(
       REQ_EXACTLY_ONE,
       '',
-      `with ${hintText} exactly one sub-interface must be complete; ${sel.complete.join(' and ')} both are`,
+      `with ${hintText} exactly one sub-interface must be complete; ${listText(sel.complete)} both are`,
     ),
   );
 }

@@ -29,6 +29,7 @@ import { harnessIgnoresMalformedMembers } from './harness-ignores-malformed-memb
 import { harnessMalformedErrorAnswers } from './harness-malformed-error-answers.js';
 import { harnessRefusesOptions } from './harness-refuses-options.js';
 import { harnessTextPlain } from './harness-text-plain.js';
+import { harnessUnparsableBody } from './harness-unparsable-body.js';
 import { inlinePadded } from './inline-padded.js';
 import { inlinePartial } from './inline-partial.js';
 import { invalidRequest422 } from './invalid-request-422.js';
@@ -138,4 +139,6 @@ export const faults: BrokenImplementation[] = [
   harnessCountFloor,
   bareRequestNoRail,
   assetChainIdNotRequired,
+  // mutation survivors (issue 16), full run: the harness's reading of a body that is no JSON text
+  harnessUnparsableBody,
 ];

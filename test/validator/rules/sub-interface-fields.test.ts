@@ -161,6 +161,8 @@ describe('sub-interface-fields: an unknown rail_hint', () => {
       ]) {
         expect(none?.message).toContain(set);
       }
+      // any one of them would do
+      expect(none?.message).toContain('or key_type + key_value');
       expect(two?.message).toContain('account');
       expect(two?.message).toContain('instant-key');
       expect(two?.message).not.toContain('none');
