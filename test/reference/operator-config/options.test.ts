@@ -16,6 +16,7 @@ import {
 } from '../../../src/reference/operator/index.js';
 import { balance, resolvePolicy } from '../../../src/reference/operator/server.js';
 import type { Policy } from '../../../src/reference/operator/types.js';
+import { getSchemaValidator } from '../../../src/schemas/registry.js';
 import { createRecordingClient, type RecordingClient } from '../../_support/https.js';
 
 /** Expects `fn` to throw `CPRC_CONFIG_INVALID` with a message naming `name`. */
@@ -114,6 +115,33 @@ describe('startReferenceOperator', () => {
       await expect(startReferenceOperator({ tls: pki.server, balances: { [name]: '01' } })).rejects.toThrow(
         `"${name}"`,
       );
+    }
+  });
+
+  it('gives fresh identities a run configuration accepts: two principals, distinct secrets (run-config schema)', async () => {
+    const op = await startReferenceOperator({ tls: pki.server });
+    const again = await startReferenceOperator({ tls: pki.server });
+    try {
+      const operator = { base_url: op.baseUrl, harness_url: op.harnessUrl, ...op.identities };
+      const validate = getSchemaValidator('tool/run-config');
+      const config = { tls: { ca_file: 'ca.pem' }, operator };
+      expect(validate(config), JSON.stringify(validate.errors)).toBe(true);
+      const { principals, redeemer_identity_tokens: tokens, operator_status_credential } = op.identities;
+      expect(principals.funded.principal_id).not.toBe(principals.low_balance.principal_id);
+      const secrets = [
+        principals.funded.status_credential,
+        principals.low_balance.status_credential,
+        tokens.sufficient,
+        tokens.insufficient,
+        operator_status_credential,
+      ];
+      for (const s of secrets) expect(s).toMatch(/^[A-Za-z0-9_-]{32}$/); // 24 random bytes, base64url
+      expect(new Set(secrets).size).toBe(secrets.length);
+      // fresh per start
+      expect(again.identities.redeemer_identity_tokens.sufficient).not.toBe(tokens.sufficient);
+    } finally {
+      await op.close();
+      await again.close();
     }
   });
 
