@@ -158,7 +158,7 @@ ports = started.ports;
 const { config, configDir } = loadRunConfig(started.configPath);
 const addresses = addressesOf(started.config);
 const recorder = new Recorder(secretsOf(config));
-const { drivers } = createDefaultDrivers(config, { recorder, configDir });
+const { drivers, reset: resetDrivers } = createDefaultDrivers(config, { recorder, configDir });
 setRunContext({
   config,
   drivers,
@@ -270,9 +270,10 @@ async function judge({ mutant, grep }) {
   } finally {
     ns.activeMutant = undefined;
     delete process.env.__STRYKER_ACTIVE_MUTANT__;
-    // a wallet command started during this run carries this mutant in its environment: the next
-    // mutant's run starts its own, as a cprc run would
-    await Promise.all((drivers.wallets ?? []).map((w) => w.restart?.()));
+    // the next mutant's run gets drivers as a cprc run's would be: a wallet command started now
+    // carries this mutant in its environment, and a circuit breaker opened against this mutant's
+    // stack would end the next run's exchanges at once
+    await resetDrivers();
   }
   const stopped = await ask('stop');
   if (!stopped.ok) {

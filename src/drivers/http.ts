@@ -230,6 +230,14 @@ export class HttpClient {
   }
 
   /**
+   * Forgets what every circuit breaker of this client counted, as a new client would: for a
+   * harness that runs the suite again, against a target started afresh, with the same client.
+   */
+  resetCircuits(): void {
+    this.#breakers.clear();
+  }
+
+  /**
    * The open circuit of the origin of `url`, if any: when and how its target stopped answering.
    */
   circuit(url: string): { at: string; cause: string; failures: number } | undefined {

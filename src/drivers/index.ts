@@ -40,7 +40,7 @@ export interface DefaultDriverOptions {
 export function createDefaultDrivers(
   config: RunConfig,
   options: DefaultDriverOptions,
-): { drivers: Drivers; close: () => Promise<void> } {
+): { drivers: Drivers; close: () => Promise<void>; reset: () => Promise<void> } {
   const timeoutMs = config.timeouts?.request_ms ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const maxResponseBytes = config.limits?.max_response_bytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   // One client per target: each has its own circuit breaker, so a target that dies ends its own
@@ -87,6 +87,11 @@ export function createDefaultDrivers(
     close: async () => {
       await Promise.allSettled((drivers.wallets ?? []).map((w) => w.close?.()));
       await Promise.allSettled(clients.map((c) => c.close()));
+    },
+    // as a new run's drivers would be: every circuit closed, no wallet command running
+    reset: async () => {
+      for (const c of clients) c.resetCircuits();
+      await Promise.allSettled((drivers.wallets ?? []).map((w) => w.restart?.()));
     },
   };
 }

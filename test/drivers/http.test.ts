@@ -451,6 +451,12 @@ describe('reading hostile answers: classification, deep JSON, circuit breaker', 
     expect(
       (await http.exchange({ method: 'GET', url: deadUrl }).catch((e: unknown) => e)) as Error,
     ).toHaveProperty('message', expect.stringMatching(/circuit open: payee .*\(connection refused\)/));
+    // resetCircuits closes every circuit, as a new client would have them
+    http.resetCircuits();
+    expect(http.circuit(`${server.url}/anything`)).toBeUndefined();
+    expect(http.circuit(deadUrl)).toBeUndefined();
+    const after = await http.exchange({ method: 'GET', url: `${server.url}/ok` });
+    expect(after.status).toBe(200);
     await http.close();
   });
 

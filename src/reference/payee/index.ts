@@ -4,7 +4,7 @@
  * Seams for deliberately broken variants (one override, one fault): {@link TokenStore}
  * (`generateToken`, `expiryFor`, `isExpired`, `invalidate`, `consume`), {@link DocumentBuilder}
  * (`newRequestId`, `validityWindow`, `build`, per-rail field methods), {@link RequestRegistry}
- * (`fulfill`, `isExpired`), and {@link ReferencePayee} (`handlePlainHttp`, `retrieve`, `refusal`,
+ * (`fulfill`, `isExpired`), and {@link ReferencePayee} (`handlePlainHttp`, `retrieve`,
  * `advanceClock`, `answerNonUuidFulfillment`, `now`, ...).
  *
  * @packageDocumentation

@@ -17,13 +17,7 @@ import { renderQrPng } from '../../codec/qr.js';
 import { encodeInlineUri, encodeReferenceUri } from '../../codec/uri.js';
 import { CprcError } from '../../errors.js';
 import { DocumentBuilder, rfc3339 } from './documents.js';
-import {
-  type CreateRequestParams,
-  isUuid,
-  parseClockAdvance,
-  parseCreateRequest,
-  parseFulfillment,
-} from './harness.js';
+import { isUuid, parseClockAdvance, parseCreateRequest, parseFulfillment } from './harness.js';
 import { RequestRegistry } from './requests.js';
 import { MAX_TOKEN_TTL_SECONDS, TokenStore } from './tokens.js';
 
@@ -332,9 +326,6 @@ export class ReferencePayee {
     const parsed = parseCreateRequest(body);
     if (!parsed.ok) return send(res, 400, errorBody('INVALID_REQUEST', parsed.message));
     const params = parsed.value;
-    const refusal = this.refusal(params);
-    // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent in the reference, whose refusal() is always undefined (a seam for payees serving fewer rails)
-    if (refusal !== undefined) return send(res, 400, errorBody('INVALID_REQUEST', refusal));
     const now = this.now();
     const requestId = this.documents.newRequestId();
     const window = this.documents.validityWindow(
@@ -386,16 +377,6 @@ export class ReferencePayee {
         qr_png_base64: qrPngBase64,
       }),
     );
-  }
-
-  /**
-   * Why this payee cannot honour a well-formed harness request as asked, or undefined when it can
-   * (profile 2: such a request is answered 400 `INVALID_REQUEST`, never with a non-conformant
-   * CPR). The reference serves every rail and checks the texts while parsing: a seam for payees
-   * that serve fewer rails.
-   */
-  protected refusal(_params: CreateRequestParams): string | undefined {
-    return undefined;
   }
 
   /**
@@ -477,14 +458,15 @@ export class ReferencePayee {
       });
       // Stryker disable next-line ArrowFunction,StringLiteral,ObjectLiteral,BooleanLiteral: only a client that aborts its own request reaches it, and it reads no answer
       req.on('error', () => resolve({ ok: false, message: 'the request body could not be read' }));
+      // one refusal for a body too large and one that is no JSON: the message says which
+      const unread = (message: string) => resolve({ ok: false, message });
       req.on('end', () => {
-        if (tooLarge) return resolve({ ok: false, message: `the body exceeds ${this.maxBodyBytes} bytes` });
+        if (tooLarge) return unread(`the body exceeds ${this.maxBodyBytes} bytes`);
         const text = Buffer.concat(chunks).toString('utf8');
         try {
           resolve({ ok: true, value: JSON.parse(text) as unknown });
         } catch (e) {
-          // Stryker disable next-line BooleanLiteral: equivalent: read as a body that is undefined, which every harness parser refuses with 400 INVALID_REQUEST as well (only the message differs)
-          resolve({ ok: false, message: `the body is not valid json: ${(e as Error).message}` });
+          unread(`the body is not valid json: ${(e as Error).message}`);
         }
       });
     });

@@ -7,7 +7,6 @@ import type { ServerResponse } from 'node:http';
 import { createServer } from 'node:net';
 import { encodeReferenceUri } from '../../../src/codec/index.js';
 import {
-  type CreateRequestParams,
   HARNESS_MEMBERS,
   type IssuedRequest,
   ReferencePayee,
@@ -17,6 +16,7 @@ import {
   TokenStore,
 } from '../../../src/reference/payee/index.js';
 import { withUri } from '../../broken/payee/_harness.js';
+import { refusingPayee } from '../../broken/payee/_json.js';
 import { rewriteAnswer } from '../../broken/payee/_rewrite.js';
 import { startBrokenPayee } from '../../broken/payee/_start.js';
 import type { PermittedVariant } from '../../broken/types.js';
@@ -86,13 +86,11 @@ class FullEndpointPayee extends ReferencePayee {
 }
 
 /** Serves only some rails: the others are refused with 400 INVALID_REQUEST. */
-class SomeRailsPayee extends ReferencePayee {
-  protected override refusal(params: CreateRequestParams): string | undefined {
-    if (params.railHint === 'UPI' || params.railHint === 'SWIFT' || params.railHint === 'ON_CHAIN')
-      return `this payee does not serve the rail ${params.railHint}; it serves SEPA_CT, SEPA_INST, ACH, PIX and OPEN`;
-    return super.refusal(params);
-  }
-}
+const SomeRailsPayee = refusingPayee((params) =>
+  params.railHint === 'UPI' || params.railHint === 'SWIFT' || params.railHint === 'ON_CHAIN'
+    ? `this payee does not serve the rail ${params.railHint}; it serves SEPA_CT, SEPA_INST, ACH, PIX and OPEN`
+    : undefined,
+);
 
 /** `o` without the members not in `listed`, and (`nullAbsent`) without those that are null. */
 function onlyListed(o: unknown, listed: ReadonlySet<string>, nullAbsent = false): unknown {
