@@ -237,8 +237,9 @@ describe('a path that is neither file, folder, FIFO nor device', () => {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(path, resolve));
     try {
-      for (const p of [readPathCapped(path, 100, 1000), openPathStream(path)]) {
-        const err = await rejection(p);
+      // One at a time: a second promise made before the first settles could reject unheard.
+      for (const read of [() => readPathCapped(path, 100, 1000), () => openPathStream(path)]) {
+        const err = await rejection(read());
         expect(err.code).toBe('CPRC_IO');
         expect(err.message).toContain(path);
       }
