@@ -107,6 +107,10 @@ const PAYER_EXTENSIONS: readonly (readonly [string, Record<string, unknown>])[] 
   ['the key "com.example:payer"', { 'com.example:payer': 'A. Payer' }],
   ['the key "com.example.status"', { 'com.example.status': 'paid' }],
   ['"com.example/debtor" nested', { 'com.example:checkout': { 'com.example/debtor': 'x' } }],
+  [
+    '"Checkout Data/payer_ref" (white space in the prefix)',
+    { 'com.example:checkout': { 'Checkout Data/payer_ref': 'x' } },
+  ],
   ['"signed_tx" inside an array', { 'com.example:items': [{ sku: 'X-1' }, { signed_tx: '0x00' }] }],
   ['"status" three levels down', { 'com.example:a': { b: { c: { status: 'paid' } } } }],
 ];

@@ -91,6 +91,7 @@ const MUST_REFUSE: readonly (readonly [string, unknown])[] = [
   ['rail_hint ""', inline({ rail_hint: '' })],
   ['amount "0"', inline({ amount: '0' })],
   ['amount 2^256 (one over the largest)', inline({ amount: (2n ** 256n).toString() })],
+  ['amount of 79 digits', inline({ amount: `1${'0'.repeat(78)}` })],
   ['amount a JSON number', inline({ amount: 1999 })],
   ['memo a number', inline({ memo: 42 })],
   ['qr "yes"', { delivery: 'reference', qr: 'yes' }],

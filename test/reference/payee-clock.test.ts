@@ -1,7 +1,7 @@
 /**
  * The reference payee's revised-profile behaviour (issue 7, issue 11): the optional test clock
  * (`POST {harness}/clock`) moves every expiry decision and never moves back; fulfillment request
- * ids (non-UUID strings 400, missing or non-string 400); harness requests it cannot honour (400,
+ * ids (non-UUID strings 404, missing or non-string 400); harness requests it cannot honour (400,
  * never a non-conformant CPR); no plain listener when asked. Every response is schema-checked.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -128,9 +128,12 @@ describe('the reference payee test clock (profile 2)', () => {
 });
 
 describe('the reference payee fulfillment ids and unserviceable requests (profile 2)', () => {
-  it('a non-UUID string request_id is 400 INVALID_REQUEST; missing, number, null: 400', async () => {
+  it('a non-UUID string request_id is 404 REQUEST_UNKNOWN (never issued); missing, number, null: 400', async () => {
     const payee = await start();
-    for (const body of [{ request_id: 'not-a-uuid' }, {}, { request_id: 12 }, { request_id: null }]) {
+    const unknown = await client.post(`${payee.harnessUrl}/fulfillments`, { request_id: 'not-a-uuid' });
+    expect(unknown.status).toBe(404);
+    expect((unknown.body as { error: { code: string } }).error.code).toBe('REQUEST_UNKNOWN');
+    for (const body of [{}, { request_id: 12 }, { request_id: null }]) {
       const r = await client.post(`${payee.harnessUrl}/fulfillments`, body);
       expect(r.status, JSON.stringify(body)).toBe(400);
       expect((r.body as { error: { code: string } }).error.code).toBe('INVALID_REQUEST');

@@ -229,7 +229,6 @@ describe('harness fulfillments (spec 4.3 rule 5, 7 rule 2; profile 2)', () => {
 
   it.each([
     ['no request_id', {}],
-    ['a request_id that is not a uuid', { request_id: 'abc' }],
     ['an extra member', { request_id: '3f2504e0-4f89-41d3-9a0c-0305e82c3301', x: 1 }],
     ['an array', [1]],
   ])('400 INVALID_REQUEST for a fulfillment body with %s', async (_name, body) => {

@@ -5,7 +5,7 @@
  * (`generateToken`, `expiryFor`, `isExpired`, `invalidate`, `consume`), {@link DocumentBuilder}
  * (`newRequestId`, `validityWindow`, `build`, per-rail field methods), {@link RequestRegistry}
  * (`fulfill`, `isExpired`), and {@link ReferencePayee} (`handlePlainHttp`, `retrieve`,
- * `advanceClock`, `answerNonUuidFulfillment`, `now`, ...).
+ * `advanceClock`, `fulfill`, `now`, ...).
  *
  * @packageDocumentation
  */
@@ -22,7 +22,6 @@ export {
   type Asset,
   type CreateRequestParams,
   HARNESS_MEMBERS,
-  isUuid,
   type ParseResult,
   parseAsset,
   parseClockAdvance,

@@ -21,7 +21,7 @@ function names(v: unknown, out: string[] = []): string[] {
  */
 const PayerNamesPayee = extensionsLetThrough(
   (refusal, extensions) =>
-    refusal.includes('names payer, authorization or state data') &&
+    refusal.includes('named after payer, authorization or state data') &&
     !names(extensions).some((k) => /^payer/i.test(k)),
 );
 
@@ -34,4 +34,24 @@ export const extensionPayerNamesCarried: BrokenImplementation = {
   expected: ['PRF-2-HARNESS-UNSERVICEABLE'],
   start: ({ workDir }) =>
     startBrokenPayee(workDir, { documentBuilder: new CarryingBuilder() }, PayerNamesPayee),
+};
+
+/**
+ * Profile 2 / INV-1 broken in the namespace cut: the harness cuts a prefix only where it has no
+ * white space (`/\S*[:/.]/`), so a payer name behind a prefix with a space (`Checkout
+ * Data/payer_ref`) is carried into the CPR.
+ */
+const SpacedPrefixPayee = extensionsLetThrough((refusal) =>
+  /member "[^"]*\s[^"]*[:/.][^"]*", named after payer, authorization or state data/.test(refusal),
+);
+
+/** Payer data behind a namespace prefix that contains white space goes through. */
+export const extensionSpacedPrefixCarried: BrokenImplementation = {
+  id: 'payee-extension-spaced-prefix-carried',
+  target: 'payee',
+  fault:
+    'the harness cuts a namespace prefix only where it has no white space: a payer name behind one ("Checkout Data/payer_ref") is carried into the CPR',
+  expected: ['PRF-2-HARNESS-UNSERVICEABLE'],
+  start: ({ workDir }) =>
+    startBrokenPayee(workDir, { documentBuilder: new CarryingBuilder() }, SpacedPrefixPayee),
 };

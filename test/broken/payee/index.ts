@@ -15,7 +15,7 @@ import { emitsBom } from './emits-bom.js';
 import { endpointNotEncoded } from './endpoint-not-encoded.js';
 import { errorBodyNoMessage } from './error-body-no-message.js';
 import { errorLeaksCpr } from './error-leaks-cpr.js';
-import { extensionPayerNamesCarried } from './extension-payer-names-carried.js';
+import { extensionPayerNamesCarried, extensionSpacedPrefixCarried } from './extension-payer-names-carried.js';
 import { extensionUnprefixedKeysCarried } from './extension-unprefixed-keys-carried.js';
 import { fulfillRace } from './fulfill-race.js';
 import { fulfillment202 } from './fulfillment-202.js';
@@ -134,6 +134,7 @@ export const faults: BrokenImplementation[] = [
   optionalRefusalsWithoutMessage,
   clockBodyMisread,
   extensionPayerNamesCarried,
+  extensionSpacedPrefixCarried,
   extensionUnprefixedKeysCarried,
   harnessRefusesOptions,
   harnessCountFloor,

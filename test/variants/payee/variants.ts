@@ -52,17 +52,26 @@ class TruncatingPayee extends ReferencePayee {
   }
 }
 
-/** Answers a non-UUID request_id with 404 REQUEST_UNKNOWN (it was never issued). */
-class NotFoundIdPayee extends ReferencePayee {
-  protected override answerNonUuidFulfillment(_requestId: string, res: ServerResponse): void {
+/** A UUID in its 8-4-4-4-12 hex form, either case. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Answers a fulfillment whose request_id is a string but not a UUID with 400 INVALID_REQUEST. */
+class InvalidIdPayee extends ReferencePayee {
+  protected override fulfill(body: unknown, res: ServerResponse): Promise<void> {
+    const id = (body as { request_id?: unknown } | null)?.request_id;
+    if (typeof id !== 'string' || UUID.test(id)) return super.fulfill(body, res);
     const text = JSON.stringify({
-      error: { code: 'REQUEST_UNKNOWN', message: 'this payee never issued a request with this request_id' },
+      error: {
+        code: 'INVALID_REQUEST',
+        message: `"request_id" must be a uuid, got ${JSON.stringify(id.slice(0, 64))}`,
+      },
     });
-    res.writeHead(404, {
+    res.writeHead(400, {
       'content-type': 'application/json',
       'content-length': String(Buffer.byteLength(text)),
     });
     res.end(text);
+    return Promise.resolve();
   }
 }
 
@@ -89,6 +98,13 @@ class FullEndpointPayee extends ReferencePayee {
 const SomeRailsPayee = refusingPayee((params) =>
   params.railHint === 'UPI' || params.railHint === 'SWIFT' || params.railHint === 'ON_CHAIN'
     ? `this payee does not serve the rail ${params.railHint}; it serves SEPA_CT, SEPA_INST, ACH, PIX and OPEN`
+    : undefined,
+);
+
+/** Refuses the largest amount, 2^256 - 1 (an exclusive upper bound), with 400 INVALID_REQUEST. */
+const LargestAmountRefusedPayee = refusingPayee((params) =>
+  params.amount === (2n ** 256n - 1n).toString()
+    ? 'this payee serves amounts below 2^256 - 1 only'
     : undefined,
 );
 
@@ -160,11 +176,11 @@ export const payeeVariants: PermittedVariant[] = [
     start: ({ workDir }) => startBrokenPayee(workDir, {}, TruncatingPayee),
   },
   {
-    id: 'payee-variant-non-uuid-fulfillment-404',
+    id: 'payee-variant-non-uuid-fulfillment-400',
     target: 'payee',
-    choice: 'a fulfillment whose request_id is a string but not a UUID answers 404 REQUEST_UNKNOWN',
+    choice: 'a fulfillment whose request_id is a string but not a UUID answers 400 INVALID_REQUEST',
     clause: 'profile 2: "may be answered 400 INVALID_REQUEST or 404 REQUEST_UNKNOWN"',
-    start: ({ workDir }) => startBrokenPayee(workDir, {}, NotFoundIdPayee),
+    start: ({ workDir }) => startBrokenPayee(workDir, {}, InvalidIdPayee),
   },
   {
     id: 'payee-variant-endpoint-full-path',
@@ -201,6 +217,15 @@ export const payeeVariants: PermittedVariant[] = [
       'the payee serves five rails and refuses UPI, SWIFT and ON_CHAIN requests with 400 INVALID_REQUEST',
     clause: 'profile 2: "a rail it does not serve ... is answered 400 INVALID_REQUEST"',
     start: ({ workDir }) => startBrokenPayee(workDir, {}, SomeRailsPayee),
+  },
+  {
+    id: 'payee-variant-largest-amount-refused',
+    target: 'payee',
+    choice:
+      'the harness refuses the largest amount, 2^256 - 1, with 400 INVALID_REQUEST (an exclusive upper bound)',
+    clause:
+      'profile 2: "A harness request the payee cannot honour as asked ... is answered 400 INVALID_REQUEST, or honoured with a CPR that is itself conformant"',
+    start: ({ workDir }) => startBrokenPayee(workDir, {}, LargestAmountRefusedPayee),
   },
   {
     id: 'payee-variant-lenient-harness',
