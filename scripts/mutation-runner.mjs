@@ -30,7 +30,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve, sep } from 'node:path';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { commonTokens, declareClassPlugin, PluginKind } from '@stryker-mutator/api/plugin';
 import { DryRunStatus, MutantRunStatus, TestStatus } from '@stryker-mutator/api/test-runner';
@@ -46,9 +46,15 @@ const CHECKS_FILE = '.cpr-mutation-checks.json';
 /**
  * What the dry run learnt of the vitest observers, for every worker: `loadTime`, the mutants vitest
  * reached while a test file loaded; `testedBy`, per source file, the test files whose tests reach
- * its mutants (they run first for its mutants).
+ * its mutants (they run first for its mutants); `fileMs`, what each test file took (a run's own limit).
  */
 const VITEST_PLAN_FILE = '.cpr-mutation-vitest.json';
+/**
+ * Slack of a vitest run's own limit (runVitest): a test file of the observed folders takes 0.2 to
+ * 3 s on the unmutated, instrumented code; a mutant that hangs a test asynchronously fails it at
+ * the 6 s test timeout (scripts/mutation-vitest.config.mjs) before this limit.
+ */
+const VITEST_SLACK_MS = 8000;
 
 /** Defaults of the `cprMutation` options block of the StrykerJS configuration. */
 const DEFAULTS = {
@@ -225,6 +231,8 @@ class CprTestRunner {
     const loadTime = new Set();
     /** Per source file, the test files whose tests reach one of its mutants. */
     const testedBy = {};
+    /** Per vitest test file, what it took on the unmutated code: setup, loading, tests (ms). */
+    const fileMs = {};
     const sourceOf = new Map(files.flatMap((f) => f.ids.map((id) => [id, f.file])));
     for (const observer of observers) {
       const coverageDir = join(this.work, `coverage-${observer.replace(/[^a-z0-9]+/gi, '-')}`);
@@ -280,6 +288,9 @@ class CprTestRunner {
           idsByFile.set(file, [...(idsByFile.get(file) ?? []), t.id]);
         }
         for (const f of vitest.ctx?.state?.getFiles() ?? []) {
+          fileMs[relative(this.root, f.filepath).split(sep).join('/')] = Math.round(
+            (f.setupDuration ?? 0) + (f.collectDuration ?? 0) + (f.result?.duration ?? 0),
+          );
           const hits = keep(f.meta?.mutantCoverage?.static);
           const ids = idsByFile.get(relative(this.root, f.filepath).split(sep).join('/')) ?? [];
           for (const [m, n] of Object.entries(hits)) {
@@ -359,7 +370,10 @@ class CprTestRunner {
       );
     }
     writeFileSync(join(this.root, CHECKS_FILE), JSON.stringify(checks));
-    writeFileSync(join(this.root, VITEST_PLAN_FILE), JSON.stringify({ loadTime: [...loadTime], testedBy }));
+    writeFileSync(
+      join(this.root, VITEST_PLAN_FILE),
+      JSON.stringify({ loadTime: [...loadTime], testedBy, fileMs }),
+    );
     if (staticHits.size > 0) {
       this.log.info(
         `${staticHits.size} mutants run outside any test of a test file (static to StrykerJS: each runs every test of its scope)`,
@@ -631,26 +645,45 @@ class CprTestRunner {
       const plan = existsSync(join(this.root, VITEST_PLAN_FILE))
         ? JSON.parse(readFileSync(join(this.root, VITEST_PLAN_FILE), 'utf8'))
         : {};
-      this.vitestPlan = { loadTime: new Set(plan.loadTime ?? []), testedBy: plan.testedBy ?? {} };
+      this.vitestPlan = {
+        loadTime: new Set(plan.loadTime ?? []),
+        testedBy: plan.testedBy ?? {},
+        fileMs: plan.fileMs ?? {},
+      };
     }
+    // A mutant that loops without end in code that is not its own (so StrykerJS's hit limit never
+    // trips) holds the thread, and no test timeout can fire: the run stops at twice what its test
+    // files took on the unmutated code, plus VITEST_SLACK_MS, when that is sooner than the
+    // mutant's limit (a run is one worker thread per file, one file after the other)
+    const files = only ? [...new Set(only.map((id) => id.slice(0, id.indexOf('#'))))] : undefined;
+    const expectedMs = files?.reduce((sum, f) => sum + (this.vitestPlan.fileMs[f] ?? VITEST_SLACK_MS), 0);
+    const limitMs =
+      expectedMs === undefined ? timeoutMs : Math.min(timeoutMs, 2 * expectedMs + VITEST_SLACK_MS);
     // the test files that test the mutated source file run first (the sequencer of
     // scripts/mutation-vitest.config.mjs, in this process, reads them): a mutant reached while
     // every test file loads is killed by its own module's tests, not after all the others
     const source = relative(this.root, mutantRun.sandboxFileName).split(sep).join('/');
     globalThis.__cprMutationFirstFiles = new Set(this.vitestPlan.testedBy[source] ?? []);
+    // `src/validator/rules/iban-valid.ts` -> `/iban-valid.test.ts`
+    globalThis.__cprMutationOwnTestFile = `/${basename(source, '.ts')}.test.ts`;
+    // per test file, how many of this source file's mutants it killed in this worker so far
+    this.killsBySource ??= new Map();
+    if (!this.killsBySource.has(source)) this.killsBySource.set(source, new Map());
+    const kills = this.killsBySource.get(source);
+    globalThis.__cprMutationKills = kills;
     const run = vitest.mutantRun({
       ...mutantRun,
       // a mutant reached while a test file loads is on from before the file loads (each test file
       // loads afresh): otherwise what the file computes as it loads would be unmutated
       ...(this.vitestPlan.loadTime.has(mutantRun.activeMutant.id) ? { mutantActivation: 'static' } : {}),
-      timeout: timeoutMs,
+      timeout: limitMs,
       ...(only ? { testFilter: only } : { testFilter: undefined }),
     });
     // at the limit this runner answers "timeout" itself and replaces only this vitest (its pool
     // is closed, a new one starts now): StrykerJS would restart the whole worker, judges included
     let timer;
     const expired = new Promise((resolvePromise) => {
-      timer = setTimeout(() => resolvePromise(undefined), Math.max(1, timeoutMs));
+      timer = setTimeout(() => resolvePromise(undefined), Math.max(1, limitMs));
     });
     const died = new Promise((resolvePromise) => {
       this.onVitestWorkerDied = () => resolvePromise({ died: true });
@@ -682,9 +715,11 @@ class CprTestRunner {
       if (r?.died) {
         return { kind: 'killed', tests: 0, message: `vitest ${folder}: a test worker exited unexpectedly` };
       }
-      return { kind: 'timeout', reason: `vitest ${folder} exceeded ${Math.round(timeoutMs)} ms` };
+      return { kind: 'timeout', reason: `vitest ${folder} exceeded ${Math.round(limitMs)} ms` };
     }
     if (r.status === MutantRunStatus.Killed) {
+      for (const file of new Set((r.killedBy ?? []).map((id) => id.slice(0, id.indexOf('#')))))
+        kills.set(file, (kills.get(file) ?? 0) + 1);
       return {
         kind: 'killed',
         tests: r.nrOfTests,

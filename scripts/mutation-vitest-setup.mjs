@@ -1,9 +1,8 @@
 // Setup file of the vitest observers' tests while StrykerJS judges mutants with them
 // (scripts/mutation-vitest.config.mjs): every fast-check property keeps a fixed seed and runs at
 // most CPR_MUTATION_PROPERTY_RUNS times (default 10), as the suite runs of the mutation test do
-// (issue 16: "properties keep a fixed seed and may use fewer runs"), and the reference's
-// configuration tests get a shorter time limit (below).
-import { expect, vi } from 'vitest';
+// (issue 16: "properties keep a fixed seed and may use fewer runs").
+import { vi } from 'vitest';
 
 const RUNS = Number(process.env.CPR_MUTATION_PROPERTY_RUNS ?? 10);
 const SEED = Number(process.env.CPR_MUTATION_SEED ?? 20260601);
@@ -23,10 +22,3 @@ vi.mock('fast-check', async (importOriginal) => {
   };
   return { ...original, ...patched, default: patched };
 });
-
-// The reference's configuration tests (test/reference/*-config) each take under 2 s: one that
-// waits longer waits on a mutated server that does not answer, and fails (a detection) at 6 s
-// rather than at the 15 s of every other observed test (scripts/mutation-vitest.config.mjs).
-if (/[\\/]test[\\/]reference[\\/]/.test(expect.getState().testPath ?? '')) {
-  vi.setConfig({ testTimeout: 6000, hookTimeout: 6000 });
-}

@@ -233,10 +233,18 @@ describe('profile sections 1 and 2: malformed harness bodies, member by member',
         // PRF-2-FULFILLMENT-ID-INVALID (suites/payee/4.3-fulfillment.ts)
         for (const [what, body] of MALFORMED_FULFILLMENTS.filter(([, b]) => !isObject(b)))
           codeOf(await h.fulfillRaw(body), `a fulfillment with ${what}`, false);
-        // a member profile 2 does not list: refused, or read as the request_id alone (never issued)
+        // a member profile 2 does not list: refused, or read as the request_id alone (never
+        // issued: 404 REQUEST_UNKNOWN; issued and open: fulfilled)
         const r = await h.fulfillRaw({ request_id: randomUUID(), note: 'x' });
         if (r.ok || r.error.code !== 'REQUEST_UNKNOWN')
           codeOf(r, 'a fulfillment of an unknown request_id with another member', false);
+        const issued = await h.createRequest({ delivery: 'inline' });
+        if (issued.ok)
+          codeOf(
+            await h.fulfillRaw({ request_id: issued.value.request_id, note: 'x' }),
+            'a fulfillment of an open request with another member',
+            true,
+          );
       }
       assertThat(
         problems.length === 0,

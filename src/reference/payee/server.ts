@@ -270,12 +270,12 @@ export class ReferencePayee {
     }
     req.resume();
     // Stryker disable StringLiteral: spec 4.1 and profile 2 name GET {base_url}/cpr/{token} and POST to the harness endpoints; what another method or path gets is not specified
-    return send(
-      res,
-      404,
-      errorBody('INVALID_REQUEST', `no endpoint at ${req.method} ${path}; see GET /cpr/{token}`),
+    const noEndpoint = errorBody(
+      'INVALID_REQUEST',
+      `no endpoint at ${req.method} ${path}; see GET /cpr/{token}`,
     );
     // Stryker restore StringLiteral
+    return send(res, 404, noEndpoint);
   }
 
   /**

@@ -20,7 +20,7 @@ import { extensionUnprefixedKeysCarried } from './extension-unprefixed-keys-carr
 import { fulfillRace } from './fulfill-race.js';
 import { fulfillment202 } from './fulfillment-202.js';
 import { fulfillmentAfterExpiry } from './fulfillment-after-expiry.js';
-import { fulfillmentNumberId404 } from './fulfillment-number-id-404.js';
+import { fulfillmentExtraMemberUnknown, fulfillmentNumberId404 } from './fulfillment-number-id-404.js';
 import { fulfillmentUnknownDuplicate } from './fulfillment-unknown-duplicate.js';
 import { harness200 } from './harness-200.js';
 import { harnessCoercesMembers } from './harness-coerces-members.js';
@@ -114,6 +114,7 @@ export const faults: BrokenImplementation[] = [
   requestExpiryGrace,
   requestExpiresEarly,
   fulfillmentNumberId404,
+  fulfillmentExtraMemberUnknown,
   harnessTextPlain,
   emitsBom,
   duplicateMembers,
