@@ -9,12 +9,7 @@ class NumberIdPayee extends ReferencePayee {
   protected override fulfill(body: unknown, res: ServerResponse): Promise<void> {
     const id = (body as { request_id?: unknown } | null)?.request_id;
     if (typeof id !== 'number') return super.fulfill(body, res);
-    const text = JSON.stringify({ error: { code: 'REQUEST_UNKNOWN', message: `no request ${id}` } });
-    res.writeHead(404, {
-      'content-type': 'application/json',
-      'content-length': String(Buffer.byteLength(text)),
-    });
-    res.end(text);
+    sendJson(res, 404, { error: { code: 'REQUEST_UNKNOWN', message: `no request ${id}` } });
     return Promise.resolve();
   }
 }

@@ -15,7 +15,8 @@ export const fulfillmentUnknownDuplicate: BrokenImplementation = {
   id: 'payee-fulfillment-unknown-duplicate',
   target: 'payee',
   fault:
-    'the fulfillment of a request_id never issued answers 409 DUPLICATE_ID instead of 404 REQUEST_UNKNOWN',
-  expected: ['PRF-2-FULFILLMENT-UNKNOWN-404'],
+    'the fulfillment of a request_id never issued (a UUID, or any other string) answers 409 DUPLICATE_ID instead of 404 REQUEST_UNKNOWN',
+  // a string that is no UUID was never issued either: 409 is neither answer profile 2 allows for it
+  expected: ['PRF-2-FULFILLMENT-ID-INVALID', 'PRF-2-FULFILLMENT-UNKNOWN-404'],
   start: ({ workDir }) => startBrokenPayee(workDir, { requestRegistry: new DuplicateByDefaultRegistry() }),
 };

@@ -16,7 +16,7 @@ import {
   TokenStore,
 } from '../../../src/reference/payee/index.js';
 import { withUri } from '../../broken/payee/_harness.js';
-import { refusingPayee } from '../../broken/payee/_json.js';
+import { refusingPayee, sendJson } from '../../broken/payee/_json.js';
 import { rewriteAnswer } from '../../broken/payee/_rewrite.js';
 import { startBrokenPayee } from '../../broken/payee/_start.js';
 import type { PermittedVariant } from '../../broken/types.js';
@@ -60,17 +60,12 @@ class InvalidIdPayee extends ReferencePayee {
   protected override fulfill(body: unknown, res: ServerResponse): Promise<void> {
     const id = (body as { request_id?: unknown } | null)?.request_id;
     if (typeof id !== 'string' || UUID.test(id)) return super.fulfill(body, res);
-    const text = JSON.stringify({
+    sendJson(res, 400, {
       error: {
         code: 'INVALID_REQUEST',
         message: `"request_id" must be a uuid, got ${JSON.stringify(id.slice(0, 64))}`,
       },
     });
-    res.writeHead(400, {
-      'content-type': 'application/json',
-      'content-length': String(Buffer.byteLength(text)),
-    });
-    res.end(text);
     return Promise.resolve();
   }
 }
