@@ -20,7 +20,9 @@ let pki: LoopbackPki;
 let client: RecordingClient;
 const running: RunningPayee[] = [];
 
-async function start(opts: { testClock?: boolean; plainHttp?: boolean } = {}): Promise<RunningPayee> {
+async function start(
+  opts: { testClock?: boolean; plainHttp?: boolean; maxBodyBytes?: number } = {},
+): Promise<RunningPayee> {
   const payee = await startReferencePayee({ tls: pki.server, ...opts });
   running.push(payee);
   return payee;
@@ -152,6 +154,21 @@ describe('the reference payee fulfillment ids and unserviceable requests (profil
       expect(r.status, JSON.stringify(body).slice(0, 60)).toBe(400);
       expect((r.body as { error: { code: string } }).error.code).toBe('INVALID_REQUEST');
     }
+  });
+
+  it('walks extensions of any length: an array of 600,000 items under a larger body limit', async () => {
+    const payee = await start({ maxBodyBytes: 4 * 1024 * 1024 });
+    const items = new Array(600_000).fill(0);
+    const ok = await client.post(`${payee.harnessUrl}/requests`, {
+      delivery: 'reference',
+      extensions: { 'com.example:x': items },
+    });
+    expect(ok.status).toBe(201);
+    const payer = await client.post(`${payee.harnessUrl}/requests`, {
+      delivery: 'reference',
+      extensions: { 'com.example:x': [...items, { payer_name: 'A' }] },
+    });
+    expect(payer.status).toBe(400);
   });
 
   it('a memo of exactly 140 astral code points is carried unchanged in a conformant CPR', async () => {

@@ -316,7 +316,8 @@ function findPayerMember(v: unknown): string | undefined {
   while (stack.length > 0) {
     const x = stack.pop();
     if (Array.isArray(x)) {
-      stack.push(...x);
+      // one by one: spreading a long array into push() overflows the call stack
+      for (const y of x) stack.push(y);
     } else if (isPlainObject(x)) {
       for (const [k, y] of Object.entries(x)) {
         if (isPayerName(k)) return k;
