@@ -192,6 +192,11 @@ class CprTestRunner {
    * The vitest runner of StrykerJS for one test folder, in this process: vitest starts once per
    * worker, keeps its per-test coverage and re-runs only the tests that reach a mutant.
    */
+  /** `file` relative to the sandbox root, with `/` separators (the form of the report's names). */
+  pathOf(file) {
+    return relative(this.root, file).split(sep).join('/');
+  }
+
   vitestFor(folder) {
     if (!this.vitest.has(folder)) {
       const child = this.injector.provideValue(commonTokens.options, {
@@ -271,7 +276,7 @@ class CprTestRunner {
           tests.push(t);
           const covered = keep(r.mutantCoverage?.perTest?.[t.id]);
           if (Object.keys(covered).length > 0) perTest[t.id] = covered;
-          const testFile = t.id.slice(0, t.id.indexOf('#'));
+          const testFile = testFileOf(t.id);
           for (const source of new Set(Object.keys(covered).map((id) => sourceOf.get(id)))) {
             testedBy[source] = [...new Set([...(testedBy[source] ?? []), testFile])];
           }
@@ -284,15 +289,16 @@ class CprTestRunner {
         const statics = {};
         const idsByFile = new Map();
         for (const t of r.tests) {
-          const file = t.id.slice(0, t.id.indexOf('#'));
+          const file = testFileOf(t.id);
           idsByFile.set(file, [...(idsByFile.get(file) ?? []), t.id]);
         }
         for (const f of vitest.ctx?.state?.getFiles() ?? []) {
-          fileMs[relative(this.root, f.filepath).split(sep).join('/')] = Math.round(
+          const path = this.pathOf(f.filepath);
+          fileMs[path] = Math.round(
             (f.setupDuration ?? 0) + (f.collectDuration ?? 0) + (f.result?.duration ?? 0),
           );
           const hits = keep(f.meta?.mutantCoverage?.static);
-          const ids = idsByFile.get(relative(this.root, f.filepath).split(sep).join('/')) ?? [];
+          const ids = idsByFile.get(path) ?? [];
           for (const [m, n] of Object.entries(hits)) {
             if (ids.length === 0) statics[m] = (statics[m] ?? 0) + n;
             else loadTime.add(m);
@@ -393,7 +399,7 @@ class CprTestRunner {
   }
 
   async mutantRun(options) {
-    const file = relative(this.root, options.sandboxFileName).split(sep).join('/');
+    const file = this.pathOf(options.sandboxFileName);
     const scope = scopeOf(file);
     if (!scope) {
       return {
@@ -655,14 +661,14 @@ class CprTestRunner {
     // trips) holds the thread, and no test timeout can fire: the run stops at twice what its test
     // files took on the unmutated code, plus VITEST_SLACK_MS, when that is sooner than the
     // mutant's limit (a run is one worker thread per file, one file after the other)
-    const files = only ? [...new Set(only.map((id) => id.slice(0, id.indexOf('#'))))] : undefined;
+    const files = only ? [...new Set(only.map(testFileOf))] : undefined;
     const expectedMs = files?.reduce((sum, f) => sum + (this.vitestPlan.fileMs[f] ?? VITEST_SLACK_MS), 0);
     const limitMs =
       expectedMs === undefined ? timeoutMs : Math.min(timeoutMs, 2 * expectedMs + VITEST_SLACK_MS);
     // the test files that test the mutated source file run first (the sequencer of
     // scripts/mutation-vitest.config.mjs, in this process, reads them): a mutant reached while
     // every test file loads is killed by its own module's tests, not after all the others
-    const source = relative(this.root, mutantRun.sandboxFileName).split(sep).join('/');
+    const source = this.pathOf(mutantRun.sandboxFileName);
     globalThis.__cprMutationFirstFiles = new Set(this.vitestPlan.testedBy[source] ?? []);
     // `src/validator/rules/iban-valid.ts` -> `/iban-valid.test.ts`
     globalThis.__cprMutationOwnTestFile = `/${basename(source, '.ts')}.test.ts`;
@@ -718,7 +724,7 @@ class CprTestRunner {
       return { kind: 'timeout', reason: `vitest ${folder} exceeded ${Math.round(limitMs)} ms` };
     }
     if (r.status === MutantRunStatus.Killed) {
-      for (const file of new Set((r.killedBy ?? []).map((id) => id.slice(0, id.indexOf('#')))))
+      for (const file of new Set((r.killedBy ?? []).map(testFileOf)))
         kills.set(file, (kills.get(file) ?? 0) + 1);
       return {
         kind: 'killed',
@@ -752,7 +758,7 @@ class CprTestRunner {
         const full = join(dir, name);
         if (statSync(full).isDirectory()) walk(full);
         else if (name.endsWith('.ts')) {
-          const rel = relative(this.root, full).split(sep).join('/');
+          const rel = this.pathOf(full);
           const scope = scopeOf(rel);
           if (!scope) continue;
           const text = readFileSync(full, 'utf8');
@@ -795,6 +801,11 @@ class CprTestRunner {
  * reference gives none of these), survived when checks passed and the run went through, no
  * verdict (`harness`) otherwise.
  */
+/** The test file of a vitest test id (`<file>#<test name>`). */
+function testFileOf(id) {
+  return id.slice(0, id.indexOf('#'));
+}
+
 function verdictOf(target, tests, { complete, partial, why = '', output = '' }) {
   // failed, error, warning (and any other state the reference never shows) is a detection
   const detecting = tests.filter((t) => !QUIET_STATES.has(t.state));

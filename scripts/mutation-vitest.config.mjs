@@ -8,8 +8,9 @@ import base from '../vitest.config.ts';
 
 /**
  * The test files that reach a mutant: the one named after the mutated source file, then those that
- * test the mutated source file, then the others, each group fastest first (by their last duration; files not run yet first). A mutant's
- * run ends at its first failing test (bail), and the quick focused tests kill most mutants:
+ * test the mutated source file, then the others; within a group, the files that killed most of the
+ * source file's mutants first, then the fastest (by their last duration; files not run yet first).
+ * A mutant's run ends at its first failing test (bail), and the quick focused tests kill most mutants:
  * vitest's own order (the slowest first) would run the long property files first for every
  * mutant. The order changes no verdict, only how soon it comes.
  */
