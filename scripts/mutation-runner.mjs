@@ -19,6 +19,7 @@
 // reaches is reported "no coverage" without a run.
 import { spawn } from 'node:child_process';
 import {
+  appendFileSync,
   copyFileSync,
   existsSync,
   mkdirSync,
@@ -55,6 +56,13 @@ const VITEST_PLAN_FILE = '.cpr-mutation-vitest.json';
  * the 6 s test timeout (scripts/mutation-vitest.config.mjs) before this limit.
  */
 const VITEST_SLACK_MS = 8000;
+/**
+ * A vitest run in which no test or suite starts or ends for this long is held by code that never
+ * returns (runStalled): twice the 6 s test timeout (scripts/mutation-vitest.config.mjs), as a
+ * test and a hook around it may each take almost all of theirs; the slowest test or hook of the
+ * observed folders takes under 2 s on the unmutated code.
+ */
+const VITEST_STALL_MS = 12_000;
 
 /** Defaults of the `cprMutation` options block of the StrykerJS configuration. */
 const DEFAULTS = {
@@ -206,7 +214,14 @@ class CprTestRunner {
       const runner = child.injectFunction(vitestPlugins[0].factory);
       this.vitest.set(
         folder,
-        runner.init().then(() => runner),
+        runner.init().then(() => {
+          // StrykerJS's runner passes vitest one file filter per test to run (a file's name
+          // hundreds of times), and vitest compares every filter with every test file of the
+          // project: a third of a one-file run. One filter per file selects the same files.
+          const start = runner.ctx.start.bind(runner.ctx);
+          runner.ctx.start = (filters) => start(filters === undefined ? undefined : [...new Set(filters)]);
+          return runner;
+        }),
       );
     }
     return this.vitest.get(folder);
@@ -399,6 +414,20 @@ class CprTestRunner {
   }
 
   async mutantRun(options) {
+    const started = Date.now();
+    const result = await this.judgeMutant(options);
+    // CPR_MUTATION_TIMES=<file>: a line per mutant (id, file, ms, status) to see where a run's time goes
+    if (BASE_ENV.CPR_MUTATION_TIMES) {
+      appendFileSync(
+        BASE_ENV.CPR_MUTATION_TIMES,
+        `${options.activeMutant.id}\t${this.pathOf(options.sandboxFileName)}\t${Date.now() - started}\t${result.status}\t${oneLine(result.reason ?? result.failureMessage ?? result.errorMessage ?? '').slice(0, 120)}\n`,
+      );
+    }
+    return result;
+  }
+
+  /** The verdict of one mutant (StrykerJS's mutantRun). */
+  async judgeMutant(options) {
     const file = this.pathOf(options.sandboxFileName);
     const scope = scopeOf(file);
     if (!scope) {
@@ -660,7 +689,8 @@ class CprTestRunner {
     // A mutant that loops without end in code that is not its own (so StrykerJS's hit limit never
     // trips) holds the thread, and no test timeout can fire: the run stops at twice what its test
     // files took on the unmutated code, plus VITEST_SLACK_MS, when that is sooner than the
-    // mutant's limit (a run is one worker thread per file, one file after the other)
+    // mutant's limit (a run is one worker thread per file, one file after the other), or as soon
+    // as no test starts or ends for VITEST_STALL_MS (runStalled)
     const files = only ? [...new Set(only.map(testFileOf))] : undefined;
     const expectedMs = files?.reduce((sum, f) => sum + (this.vitestPlan.fileMs[f] ?? VITEST_SLACK_MS), 0);
     const limitMs =
@@ -689,17 +719,22 @@ class CprTestRunner {
     // is closed, a new one starts now): StrykerJS would restart the whole worker, judges included
     let timer;
     const expired = new Promise((resolvePromise) => {
-      timer = setTimeout(() => resolvePromise(undefined), Math.max(1, limitMs));
+      timer = setTimeout(
+        () => resolvePromise({ expired: `exceeded ${Math.round(limitMs)} ms` }),
+        Math.max(1, limitMs),
+      );
     });
+    const stalled = runStalled(vitest);
     const died = new Promise((resolvePromise) => {
       this.onVitestWorkerDied = () => resolvePromise({ died: true });
     });
     const started = Date.now();
-    const r = await Promise.race([run, expired, died]);
+    const r = await Promise.race([run, expired, stalled.promise, died]);
     clearTimeout(timer);
+    stalled.stop();
     this.onVitestWorkerDied = undefined;
     this.count(`vitest ${folder}`, started);
-    if (r === undefined || r.died) {
+    if (r.expired !== undefined || r.died) {
       // the successor starts once this one is closed (or after 10 s): closing removes the setup
       // file that every vitest runner of this worker shares (ensureVitestSetup puts it back)
       run.catch(() => undefined);
@@ -721,7 +756,7 @@ class CprTestRunner {
       if (r?.died) {
         return { kind: 'killed', tests: 0, message: `vitest ${folder}: a test worker exited unexpectedly` };
       }
-      return { kind: 'timeout', reason: `vitest ${folder} exceeded ${Math.round(limitMs)} ms` };
+      return { kind: 'timeout', reason: `vitest ${folder} ${r.expired}` };
     }
     if (r.status === MutantRunStatus.Killed) {
       for (const file of new Set((r.killedBy ?? []).map(testFileOf)))
@@ -796,15 +831,16 @@ class CprTestRunner {
   }
 }
 
+/** The test file of a vitest test id (`<file>#<test name>`). */
+function testFileOf(id) {
+  return id.slice(0, id.indexOf('#'));
+}
+
 /**
  * The verdict of a run's check results: killed when a check failed, errored or warned (the
  * reference gives none of these), survived when checks passed and the run went through, no
  * verdict (`harness`) otherwise.
  */
-/** The test file of a vitest test id (`<file>#<test name>`). */
-function testFileOf(id) {
-  return id.slice(0, id.indexOf('#'));
-}
 
 function verdictOf(target, tests, { complete, partial, why = '', output = '' }) {
   // failed, error, warning (and any other state the reference never shows) is a detection
@@ -984,6 +1020,42 @@ function failedOutsideTests(files) {
     if (found !== undefined) return found;
   }
   return undefined;
+}
+
+/**
+ * Resolves `{ expired }` when no test or suite of the current run of `vitest` (StrykerJS's vitest
+ * runner) starts or ends for VITEST_STALL_MS: its thread is held by code that never returns (no
+ * test timeout fires in a loop that never yields). `stop()` ends the watch.
+ */
+function runStalled(vitest) {
+  let timer;
+  const promise = new Promise((resolvePromise) => {
+    let seen = -1;
+    let since = Date.now();
+    timer = setInterval(() => {
+      const now = progressOf(vitest.ctx?.state?.getFiles() ?? []);
+      if (now !== seen) {
+        seen = now;
+        since = Date.now();
+      } else if (Date.now() - since >= VITEST_STALL_MS) {
+        resolvePromise({ expired: `started or ended no test for ${VITEST_STALL_MS} ms` });
+      }
+    }, 500);
+  });
+  return { promise, stop: () => clearInterval(timer) };
+}
+
+/** How far a vitest run has got: its files, plus its tasks that started, plus those that ended. */
+function progressOf(files) {
+  let n = files.length;
+  const walk = (task) => {
+    if (task.result !== undefined) n++;
+    if (task.result?.state !== undefined && task.result.state !== 'run' && task.result.state !== 'queued')
+      n++;
+    for (const child of task.tasks ?? []) walk(child);
+  };
+  for (const file of files) walk(file);
+  return n;
 }
 
 /** Kills the process group of `child` (its stack threads, stdio wallets), if any is left. */
