@@ -76,6 +76,19 @@ const work = mkdtempSync(join(tmpdir(), 'cprc-judge-'));
 const ca = await createCertificateAuthority({ commonName: 'cpr-conformance mutation judge CA' });
 const workDir = join(work, 'stack');
 
+/**
+ * The run configuration `config` with the preflight's wait for an answer cut to a check's
+ * (checkTimeoutMs), where a cprc run's preflight waits the request timeout (10 s). The reference
+ * answers the preflight in 10 to 40 ms. A mutated stack that answers no sooner gets no verdict
+ * here (then its other observers judge it), where a cprc run would start checks that err at
+ * their own timeout: the shorter wait can lose a detection, never make one. It saved 10 s per
+ * mutant that makes a payee or Operator accept connections and never answer.
+ */
+function preflightConfig(config) {
+  const waitMs = Math.min(config.timeouts?.request_ms ?? 10_000, settings.checkTimeoutMs ?? 4000);
+  return { ...config, timeouts: { ...config.timeouts, request_ms: waitMs } };
+}
+
 // ---- the stack thread -------------------------------------------------------------------------
 
 let stackThread;
@@ -228,7 +241,7 @@ async function judge({ mutant, grep }) {
     let failed;
     try {
       const other = loadRunConfig(s.configPath);
-      await preflight(other.config, [target], other.configDir);
+      await preflight(preflightConfig(other.config), [target], other.configDir);
     } catch (err) {
       failed = err instanceof Error ? err : new Error(String(err));
     }
@@ -251,7 +264,7 @@ async function judge({ mutant, grep }) {
   let verdict;
   try {
     try {
-      await preflight(config, [target], configDir);
+      await preflight(preflightConfig(config), [target], configDir);
     } catch (err) {
       // the stack started on the addresses of the first one and does not answer as the preflight
       // asks: a cprc run, starting the same code, stops at the same preflight (exit 2)

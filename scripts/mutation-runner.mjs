@@ -37,6 +37,7 @@ import { commonTokens, declareClassPlugin, PluginKind } from '@stryker-mutator/a
 import { DryRunStatus, MutantRunStatus, TestStatus } from '@stryker-mutator/api/test-runner';
 import { strykerPlugins as vitestPlugins } from '@stryker-mutator/vitest-runner';
 import { scopeOf } from './mutation-scopes.mjs';
+import { AFTER_FAILURE_MS, closeForced, watchRun } from './mutation-vitest-run.mjs';
 
 // the environment this worker started with: the in-process vitest sets NODE_ENV and VITEST, which
 // the cprc runs must not inherit
@@ -56,13 +57,6 @@ const VITEST_PLAN_FILE = '.cpr-mutation-vitest.json';
  * the 6 s test timeout (scripts/mutation-vitest.config.mjs) before this limit.
  */
 const VITEST_SLACK_MS = 8000;
-/**
- * A vitest run in which no test or suite starts or ends for this long is held by code that never
- * returns (runStalled): twice the 6 s test timeout (scripts/mutation-vitest.config.mjs), as a
- * test and a hook around it may each take almost all of theirs; the slowest test or hook of the
- * observed folders takes under 2 s on the unmutated code.
- */
-const VITEST_STALL_MS = 12_000;
 
 /** Defaults of the `cprMutation` options block of the StrykerJS configuration. */
 const DEFAULTS = {
@@ -194,6 +188,7 @@ class CprTestRunner {
     t.runs++;
     t.ms += Date.now() - started;
     this.tally.set(kind, t);
+    this.runsOfMutant?.push(`${kind} ${Date.now() - started} ms`);
   }
 
   /**
@@ -415,12 +410,15 @@ class CprTestRunner {
 
   async mutantRun(options) {
     const started = Date.now();
+    this.runsOfMutant = [];
     const result = await this.judgeMutant(options);
-    // CPR_MUTATION_TIMES=<file>: a line per mutant (id, file, ms, status) to see where a run's time goes
+    // CPR_MUTATION_TIMES=<file>: a line per mutant (id, file, ms, status, why, its observer runs)
+    // to see where a run's time goes
     if (BASE_ENV.CPR_MUTATION_TIMES) {
+      const why = oneLine(result.reason ?? result.failureMessage ?? result.errorMessage ?? '').slice(0, 120);
       appendFileSync(
         BASE_ENV.CPR_MUTATION_TIMES,
-        `${options.activeMutant.id}\t${this.pathOf(options.sandboxFileName)}\t${Date.now() - started}\t${result.status}\t${oneLine(result.reason ?? result.failureMessage ?? result.errorMessage ?? '').slice(0, 120)}\n`,
+        `${options.activeMutant.id}\t${this.pathOf(options.sandboxFileName)}\t${Date.now() - started}\t${result.status}\t${why}\t${this.runsOfMutant.join(', ')}\n`,
       );
     }
     return result;
@@ -690,7 +688,7 @@ class CprTestRunner {
     // trips) holds the thread, and no test timeout can fire: the run stops at twice what its test
     // files took on the unmutated code, plus VITEST_SLACK_MS, when that is sooner than the
     // mutant's limit (a run is one worker thread per file, one file after the other), or as soon
-    // as no test starts or ends for VITEST_STALL_MS (runStalled)
+    // as no test starts or ends for STALL_MS (watchRun)
     const files = only ? [...new Set(only.map(testFileOf))] : undefined;
     const expectedMs = files?.reduce((sum, f) => sum + (this.vitestPlan.fileMs[f] ?? VITEST_SLACK_MS), 0);
     const limitMs =
@@ -724,23 +722,24 @@ class CprTestRunner {
         Math.max(1, limitMs),
       );
     });
-    const stalled = runStalled(vitest);
+    const watch = watchRun(vitest.ctx);
     const died = new Promise((resolvePromise) => {
       this.onVitestWorkerDied = () => resolvePromise({ died: true });
     });
     const started = Date.now();
-    const r = await Promise.race([run, expired, stalled.promise, died]);
+    const r = await Promise.race([run, expired, watch.promise, died]);
     clearTimeout(timer);
-    stalled.stop();
+    watch.stop();
     this.onVitestWorkerDied = undefined;
     this.count(`vitest ${folder}`, started);
-    if (r.expired !== undefined || r.died) {
-      // the successor starts once this one is closed (or after 10 s): closing removes the setup
-      // file that every vitest runner of this worker shares (ensureVitestSetup puts it back)
+    if (r.expired !== undefined || r.died || r.failed) {
+      // This vitest is closed (closeForced: not StrykerJS's dispose, which waits for ever for a
+      // thread in a loop that never yields, and removes the setup file that every vitest runner of
+      // this worker shares); its successor starts once it is (or after 10 s), so that no thread of
+      // this one dies while the successor runs
       run.catch(() => undefined);
       this.vitestClosing++;
-      const closed = vitest
-        .dispose()
+      const closed = closeForced(vitest.ctx)
         .catch(() => undefined)
         .finally(() => {
           this.vitestClosing--;
@@ -753,8 +752,21 @@ class CprTestRunner {
           return this.vitestFor(folder);
         }),
       );
-      if (r?.died) {
+      if (r.died) {
         return { kind: 'killed', tests: 0, message: `vitest ${folder}: a test worker exited unexpectedly` };
+      }
+      if (r.failed) {
+        // the id StrykerJS's vitest runner gives the test (its file, then its suites' names and its own)
+        const names = [];
+        for (let t = r.failed; t !== undefined; t = t.suite) names.unshift(t.name);
+        const id = `${this.pathOf(r.failed.file.filepath)}#${names.join(' ').trim()}`;
+        kills.set(testFileOf(id), (kills.get(testFileOf(id)) ?? 0) + 1);
+        return {
+          kind: 'killed',
+          tests: 1,
+          killedBy: [id],
+          message: `failed ${oneLine(r.failed.result?.errors?.[0]?.message ?? '')} (the run went on ${AFTER_FAILURE_MS} ms after)`,
+        };
       }
       return { kind: 'timeout', reason: `vitest ${folder} ${r.expired}` };
     }
@@ -1020,42 +1032,6 @@ function failedOutsideTests(files) {
     if (found !== undefined) return found;
   }
   return undefined;
-}
-
-/**
- * Resolves `{ expired }` when no test or suite of the current run of `vitest` (StrykerJS's vitest
- * runner) starts or ends for VITEST_STALL_MS: its thread is held by code that never returns (no
- * test timeout fires in a loop that never yields). `stop()` ends the watch.
- */
-function runStalled(vitest) {
-  let timer;
-  const promise = new Promise((resolvePromise) => {
-    let seen = -1;
-    let since = Date.now();
-    timer = setInterval(() => {
-      const now = progressOf(vitest.ctx?.state?.getFiles() ?? []);
-      if (now !== seen) {
-        seen = now;
-        since = Date.now();
-      } else if (Date.now() - since >= VITEST_STALL_MS) {
-        resolvePromise({ expired: `started or ended no test for ${VITEST_STALL_MS} ms` });
-      }
-    }, 500);
-  });
-  return { promise, stop: () => clearInterval(timer) };
-}
-
-/** How far a vitest run has got: its files, plus its tasks that started, plus those that ended. */
-function progressOf(files) {
-  let n = files.length;
-  const walk = (task) => {
-    if (task.result !== undefined) n++;
-    if (task.result?.state !== undefined && task.result.state !== 'run' && task.result.state !== 'queued')
-      n++;
-    for (const child of task.tasks ?? []) walk(child);
-  };
-  for (const file of files) walk(file);
-  return n;
 }
 
 /** Kills the process group of `child` (its stack threads, stdio wallets), if any is left. */
