@@ -490,13 +490,27 @@ class CprTestRunner {
       const opts = { only, mutantRun: options, judge: scope.judge === true && this.settings.judge };
       const outcome = await this.observe(observer, env, left, opts);
       if (outcome.kind === 'deferred') deferred.push({ observer, later: outcome.later, opts });
-      else {
+      else if (this.toConfirm(outcome)) {
+        // survived the checks that reach it: the whole suite's confirmation waits until the
+        // other observers had their say (it takes seconds, and a kill by another makes it moot)
+        nrOfTests += outcome.tests ?? 0;
+        deferred.push({ observer, confirm: outcome, opts });
+      } else {
         const done = await decide(observer, outcome, opts);
         if (done) return done;
       }
     }
-    for (const { observer, later, opts } of deferred) {
+    for (const { observer, later, confirm, opts } of deferred) {
       const left = deadline - Date.now();
+      if (confirm) {
+        if (left <= 0) {
+          noVerdict ??= `no verdict (${observer}): survived the checks that reach it; no time was left for the whole-suite confirmation`;
+          continue;
+        }
+        const done = await decide(observer, await this.confirmSurvivor(observer, env, deadline, opts), opts);
+        if (done) return done;
+        continue;
+      }
       if (left <= 0) return { status: MutantRunStatus.Timeout, reason: `${observer} not started in time` };
       const done = await decide(observer, await later(left), opts);
       if (done) return done;
@@ -510,8 +524,18 @@ class CprTestRunner {
    * again by the whole suite, as a full cprc run would judge it.
    */
   async settle(observer, first, env, deadline, opts) {
-    if (first.kind !== 'survived' || !first.partial || !this.settings.confirmSurvivors) return first;
-    // survived the checks that reach it: the whole suite decides, as a full cprc run would
+    if (!this.toConfirm(first)) return first;
+    const whole = await this.confirmSurvivor(observer, env, deadline, opts);
+    return { ...whole, tests: (first.tests ?? 0) + (whole.tests ?? 0) };
+  }
+
+  /** Whether `outcome` survived only the checks that reach the mutant, and the whole suite is to decide. */
+  toConfirm(outcome) {
+    return outcome.kind === 'survived' && outcome.partial && this.settings.confirmSurvivors;
+  }
+
+  /** The whole suite's verdict on a mutant that survived the checks that reach it, as a full cprc run's. */
+  async confirmSurvivor(observer, env, deadline, opts) {
     let whole = await this.observe(observer, env, deadline - Date.now(), { ...opts, only: undefined });
     if (whole.kind === 'deferred') whole = await whole.later(deadline - Date.now());
     if (whole.kind === 'timeout') {
@@ -521,7 +545,7 @@ class CprTestRunner {
         message: `survived the checks that reach it; the whole-suite confirmation did not finish in time (${whole.reason})`,
       };
     }
-    return { ...whole, tests: (first.tests ?? 0) + (whole.tests ?? 0) };
+    return whole;
   }
 
   /** Runs one observer; `{ kind: 'survived' | 'killed' | 'harness' | 'timeout', tests, message }`. */

@@ -6,8 +6,8 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createVitest, type Vitest } from 'vitest/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createVitest, type Vitest } from 'vitest/node';
 // @ts-expect-error: a JavaScript module of the mutation tooling, without types
 import { closeForced, watchRun } from '../../scripts/mutation-vitest-run.mjs';
 
