@@ -81,8 +81,8 @@ const workDir = join(work, 'stack');
  * (checkTimeoutMs), where a cprc run's preflight waits the request timeout (10 s). The reference
  * answers the preflight in 10 to 40 ms. A mutated stack that answers no sooner gets no verdict
  * here (then its other observers judge it), where a cprc run would start checks that err at
- * their own timeout: the shorter wait can lose a detection, never make one. It saved 10 s per
- * mutant that makes a payee or Operator accept connections and never answer.
+ * their own timeout: the shorter wait can lose a detection, never make one. It saves 6 s per
+ * mutant that makes a payee or an Operator accept connections and never answer.
  */
 function preflightConfig(config) {
   const waitMs = Math.min(config.timeouts?.request_ms ?? 10_000, settings.checkTimeoutMs ?? 4000);

@@ -877,7 +877,6 @@ function testFileOf(id) {
  * reference gives none of these), survived when checks passed and the run went through, no
  * verdict (`harness`) otherwise.
  */
-
 function verdictOf(target, tests, { complete, partial, why = '', output = '' }) {
   // failed, error, warning (and any other state the reference never shows) is a detection
   const detecting = tests.filter((t) => !QUIET_STATES.has(t.state));
