@@ -79,7 +79,8 @@ describe('the mutation runner ends the vitest runs a mutant keeps from ending', 
     const r = await w.promise;
     w.stop();
     expect(r.expired).toMatch(/no test for 1500 ms/);
-    expect(Date.now() - started).toBeLessThan(6000);
+    // the stall limit and the thread's start, with room for a loaded machine; not the test's 30 s
+    expect(Date.now() - started).toBeLessThan(10_000);
     // a plain close would wait for the spinning thread for ever
     await close(ctx);
     // the spinning thread is gone: this process is about idle, where it would use a core
