@@ -191,15 +191,15 @@ class CprTestRunner {
     this.runsOfMutant?.push(`${kind} ${Date.now() - started} ms`);
   }
 
-  /**
-   * The vitest runner of StrykerJS for one test folder, in this process: vitest starts once per
-   * worker, keeps its per-test coverage and re-runs only the tests that reach a mutant.
-   */
   /** `file` relative to the sandbox root, with `/` separators (the form of the report's names). */
   pathOf(file) {
     return relative(this.root, file).split(sep).join('/');
   }
 
+  /**
+   * The vitest runner of StrykerJS for one test folder, in this process: vitest starts once per
+   * worker, keeps its per-test coverage and re-runs only the tests that reach a mutant.
+   */
   vitestFor(folder) {
     if (!this.vitest.has(folder)) {
       const child = this.injector.provideValue(commonTokens.options, {
@@ -494,21 +494,22 @@ class CprTestRunner {
         // survived the checks that reach it: the whole suite's confirmation waits until the
         // other observers had their say (it takes seconds, and a kill by another makes it moot)
         nrOfTests += outcome.tests ?? 0;
-        deferred.push({ observer, confirm: outcome, opts });
+        deferred.push({
+          observer,
+          later: () => this.confirmSurvivor(observer, env, deadline, opts),
+          // the checks that execute the mutant passed: no time left is no detection
+          noTime: `no verdict (${observer}): survived the checks that reach it; no time was left for the whole-suite confirmation`,
+          opts,
+        });
       } else {
         const done = await decide(observer, outcome, opts);
         if (done) return done;
       }
     }
-    for (const { observer, later, confirm, opts } of deferred) {
+    for (const { observer, later, noTime, opts } of deferred) {
       const left = deadline - Date.now();
-      if (confirm) {
-        if (left <= 0) {
-          noVerdict ??= `no verdict (${observer}): survived the checks that reach it; no time was left for the whole-suite confirmation`;
-          continue;
-        }
-        const done = await decide(observer, await this.confirmSurvivor(observer, env, deadline, opts), opts);
-        if (done) return done;
+      if (left <= 0 && noTime !== undefined) {
+        noVerdict ??= noTime;
         continue;
       }
       if (left <= 0) return { status: MutantRunStatus.Timeout, reason: `${observer} not started in time` };
@@ -783,8 +784,9 @@ class CprTestRunner {
         // the id StrykerJS's vitest runner gives the test (its file, then its suites' names and its own)
         const names = [];
         for (let t = r.failed; t !== undefined; t = t.suite) names.unshift(t.name);
-        const id = `${this.pathOf(r.failed.file.filepath)}#${names.join(' ').trim()}`;
-        kills.set(testFileOf(id), (kills.get(testFileOf(id)) ?? 0) + 1);
+        const file = this.pathOf(r.failed.file.filepath);
+        kills.set(file, (kills.get(file) ?? 0) + 1);
+        const id = `${file}#${names.join(' ').trim()}`;
         return {
           kind: 'killed',
           tests: 1,
