@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import { composeIBAN } from 'ibantools';
 import { RAIL_HINTS, type RailHint, SUB_INTERFACE_OF_HINT } from '../model/cpr.js';
 import { toChecksumAddress } from '../validator/rules/evm-address-checksum.js';
-import { normaliseKey, PAYER_KEYS, SEPARATION_KEYS } from '../validator/rules/no-payer-data.js';
+import { isPayerDataName } from '../validator/rules/no-payer-data.js';
 
 /** A rail to generate: one of the eight rail_hint values, or `'NONE'` for a document without rail_hint. */
 export type CprRail = RailHint | 'NONE';
@@ -106,19 +106,11 @@ export function textArbitrary(max: number): fc.Arbitrary<string> {
 }
 
 /**
- * The floor of profile section 2: a member name (case- and separator-insensitive, after any
- * namespace prefix) that is payer, authorization or state data at any depth.
+ * A member name that is payer, authorization or state data under profile section 2 at some depth
+ * (read at the top level, where the list is longest: a name forbidden there is kept out everywhere).
  */
 function isPayerOrStateName(key: string): boolean {
-  const n = normaliseKey(key);
-  const whole = key.toLowerCase().replace(/[^a-z0-9]/g, '');
-  return [n, whole].some(
-    (k) =>
-      PAYER_KEYS.has(k) ||
-      SEPARATION_KEYS.has(k) ||
-      /^(payer|debtor|mandate|settlement)/.test(k) ||
-      ['authorization', 'signedtx', 'rawtx', 'permit', 'executiondate', 'state', 'status'].includes(k),
-  );
+  return isPayerDataName(key, true);
 }
 
 function hasForbiddenKey(value: unknown): boolean {

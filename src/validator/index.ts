@@ -45,7 +45,7 @@ export { parseRfc3339, type Rfc3339Instant } from './rfc3339.js';
 export { chainKey } from './rules/chain-id-agrees.js';
 export { toChecksumAddress } from './rules/evm-address-checksum.js';
 export { CPR_RULES } from './rules/index.js';
-export { isPayerDataName, normaliseKey, PAYER_KEYS, SEPARATION_KEYS } from './rules/no-payer-data.js';
+export { isPayerDataName, nameReadings, PAYER_KEYS, SEPARATION_KEYS } from './rules/no-payer-data.js';
 export { appliedSubInterface, type Selection, selectSubInterface } from './subinterface.js';
 export type {
   Rule,

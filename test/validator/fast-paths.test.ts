@@ -216,7 +216,10 @@ describe('timestamps and lengths computed without the general path', () => {
 });
 
 describe('the payer-data walk and the document view, read the short way', () => {
-  /** Profile section 2 as written: normalise (lower case, letters and digits), tail then whole name. */
+  /**
+   * Profile section 2 as written: the readings are the name and every tail after a `:`, `/` or
+   * `.`, each lower-cased with `_`, `-`, `.` and white space removed; the shortest tail decides first.
+   */
   function reference(key: string, topLevel: boolean): 0 | 1 | 2 {
     const verdict = (n: string): 0 | 1 | 2 => {
       if (PAYER_KEYS.has(n)) return 1;
@@ -226,21 +229,21 @@ describe('the payer-data walk and the document view, read the short way', () => 
       if (topLevel && (n === 'signature' || n === 'request' || n === 'rail')) return 2;
       return 0;
     };
-    const lower = key.toLowerCase();
-    const squash = (s: string): string => s.replace(/[^a-z0-9]/g, '');
-    const cut = Math.max(lower.lastIndexOf(':'), lower.lastIndexOf('/'), lower.lastIndexOf('.'));
-    if (cut >= 0) {
-      const tail = verdict(squash(lower.slice(cut + 1)));
-      if (tail !== 0) return tail;
+    const read = (s: string): string => s.toLowerCase().replace(/[\s\p{White_Space}_.-]/gu, '');
+    const tails = [key];
+    for (let i = 0; i < key.length; i++) if (':/.'.includes(key[i] as string)) tails.push(key.slice(i + 1));
+    for (const t of tails.reverse()) {
+      const v = verdict(read(t));
+      if (v !== 0) return v;
     }
-    return verdict(squash(lower));
+    return 0;
   }
 
   it('classifies every member name as the profile reads it (trie, name table, non-ASCII)', () => {
     const words = [...PAYER_KEYS, ...SEPARATION_KEYS, 'signature', 'request', 'rail', 'mandate', 'payee'];
     const piece = fc.oneof(
       fc.constantFrom(...words),
-      fc.constantFrom(':', '/', '.', '_', '-', ' ', '\u0130', '\u212a', '\u00e9', 'K', 'S', 'X', '9'),
+      fc.constantFrom(':', '/', '.', '_', '-', ' ', '\u0130', '\u212a', '\u00e9', 'K', 'S', 'X', '9', '\u00a0', '\u3000', '\t', '@'),
       fc.string({ maxLength: 3 }),
       fc.string({ unit: codePointArbitrary(), maxLength: 2 }),
     );

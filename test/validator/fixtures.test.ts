@@ -133,6 +133,16 @@ const EXPECTED: Record<string, Expect> = {
   'no-payer-data-execution-date-fail': both('CPR-INV-6-SEPARATION'),
   'no-payer-data-state-fail': both('CPR-INV-6-SEPARATION'),
   'no-payer-data-settlement-fail': both('CPR-INV-6-SEPARATION'),
+  // the readings of a member name (profile section 2): the name and every tail after : / or .
+  'no-payer-data-colon-then-dot-fail': {
+    payee: 'CPR-INV-1-NO-PAYER-DATA',
+    wallet: 'CPR-INV-1-NO-PAYER-DATA',
+    payeeWarn: ['CPR-9-REVERSE-DOMAIN-PREFIX'],
+  },
+  'no-payer-data-dotted-namespace-status-fail': both('CPR-INV-6-SEPARATION'),
+  'no-payer-data-spaced-slashed-prefix-fail': both('CPR-INV-1-NO-PAYER-DATA'),
+  'no-payer-data-unicode-space-fail': both('CPR-INV-1-NO-PAYER-DATA'),
+  'no-payer-data-status-code-ok': both('valid'),
   'no-payer-data-signature-top-level-fail': both('CPR-INV-6-SEPARATION'),
   'no-payer-data-request-top-level-fail': both('CPR-INV-6-SEPARATION'),
   'no-payer-data-rail-top-level-fail': both('CPR-INV-6-SEPARATION'),

@@ -72,25 +72,55 @@ export const SEPARATION_KEYS: ReadonlySet<string> = new Set([
 /** Top-level members that are the DerivationContext of spec 2.9 (profile section 2). */
 const TOP_LEVEL_KEYS: ReadonlySet<string> = new Set(['signature', 'request', 'rail']);
 
+/** Names that are payer data when a reading starts with them (1: payer, 2: state/settlement). */
+const PREFIXES: readonly (readonly [string, Verdict])[] = [
+  ['payer', 1],
+  ['debtor', 1],
+  ['mandate', 2],
+  ['settlement', 2],
+];
+
 /**
- * Normalises a member name for {@link PAYER_KEYS} / {@link SEPARATION_KEYS} lookup: the part
- * after the last namespace separator (`:`, `/` or `.`), lower case, letters and digits only, so
- * `foundation:payer_id`, `com.example.payerId` and `Payer-ID` all give `payerid`.
+ * Characters a reading drops (profile section 2: `_`, `-`, `.` and white space, Unicode white
+ * space included). Every other character stays: `sta:tus` and `pay@er` are no forbidden name.
+ */
+const DROPPED = /[\s\p{White_Space}_.-]/u;
+
+/**
+ * The readings of a member name (profile section 2): the name itself and every tail that follows
+ * a `:`, `/` or `.` in it, each lower-cased (Unicode) with `_`, `-`, `.` and white space removed.
+ * Shortest tail first, the whole name last (the order {@link isPayerDataName} looks at them in);
+ * without repeats.
  *
  * @example
  * ```ts
- * normaliseKey('com.example:Signed-Tx'); // 'signedtx'
+ * nameReadings('acme:payer.email'); // ['email', 'payeremail', 'acme:payeremail']
+ * nameReadings('Checkout Data/payer_ref'); // ['payerref', 'checkoutdata/payerref']
  * ```
  */
-export function normaliseKey(key: string): string {
-  const cut = Math.max(key.lastIndexOf(':'), key.lastIndexOf('/'), key.lastIndexOf('.'));
-  return squash(key.slice(cut + 1));
+export function nameReadings(key: string): string[] {
+  const { norm, starts } = normalised(key);
+  return [...new Set(starts.map((q) => norm.slice(q)).reverse())].filter((r) => r !== '');
 }
 
-/** Lower case, letters and digits only. */
-function squash(s: string): string {
-  return s.toLowerCase().replace(/[^a-z0-9]/g, '');
+/**
+ * The name lower-cased with the dropped characters removed, and where each reading starts in it
+ * (the whole name at 0, then after each `:`, `/` or `.`; a reading that would start where the one
+ * before it starts is the same reading and is left out).
+ */
+function normalised(key: string): { norm: string; starts: number[] } {
+  let norm = '';
+  const starts: number[] = [0];
+  for (const ch of key) {
+    if (!DROPPED.test(ch)) norm += ch.toLowerCase();
+    if ((ch === ':' || ch === '/' || ch === '.') && starts[starts.length - 1] !== norm.length)
+      starts.push(norm.length);
+  }
+  return { norm, starts };
 }
+
+/** The longest name of the lists: a longer reading is no exact name, only a prefix can match it. */
+const LONGEST = Math.max(...[...SEPARATION_KEYS, ...PAYER_KEYS, ...TOP_LEVEL_KEYS].map((k) => k.length));
 
 /** 0: allowed, 1: payer data, 2: authorization/state/settlement. */
 type Verdict = 0 | 1 | 2;
@@ -101,33 +131,30 @@ const EXACT: ReadonlyMap<string, Verdict> = new Map<string, Verdict>([
   ...[...PAYER_KEYS].map((k): [string, Verdict] => [k, 1]),
 ]);
 
-function classifyNormalised(n: string, topLevel: boolean): Verdict {
-  const exact = EXACT.get(n);
+/** The verdict on the reading of `norm` that starts at `q`. */
+function classifyReading(norm: string, q: number, topLevel: boolean): Verdict {
+  for (const [prefix, v] of PREFIXES) if (norm.startsWith(prefix, q)) return v;
+  if (norm.length - q > LONGEST) return 0;
+  const reading = norm.slice(q);
+  const exact = EXACT.get(reading);
   if (exact !== undefined) return exact;
-  // prefixes: payer*, debtor* (1); mandate*, settlement* (2); gate on the first letter
-  const c = n.charCodeAt(0);
-  if (c === 0x70 /* p */) return n.startsWith('payer') ? 1 : 0;
-  if (c === 0x64 /* d */) return n.startsWith('debtor') ? 1 : 0;
-  if (c === 0x6d /* m */) return n.startsWith('mandate') ? 2 : 0;
-  if (c === 0x73 /* s */) return n.startsWith('settlement') ? 2 : topLevel && n === 'signature' ? 2 : 0;
-  if (topLevel && TOP_LEVEL_KEYS.has(n)) return 2;
+  return topLevel && TOP_LEVEL_KEYS.has(reading) ? 2 : 0;
+}
+
+/** {@link classifyKey} for names with non-ASCII characters (Unicode lower-casing and white space). */
+function classifySlow(key: string, topLevel: boolean): Verdict {
+  const { norm, starts } = normalised(key);
+  // the shortest tail first, the whole name last
+  for (let i = starts.length - 1; i >= 0; i--) {
+    const v = classifyReading(norm, starts[i] as number, topLevel);
+    if (v !== 0) return v;
+  }
   return 0;
 }
 
-/** {@link classifyKey} for names with non-ASCII characters (Unicode lower-casing first). */
-function classifySlow(key: string, topLevel: boolean): Verdict {
-  const lower = key.toLowerCase();
-  // without a separator (cut -1) the tail is the whole name
-  const cut = Math.max(lower.lastIndexOf(':'), lower.lastIndexOf('/'), lower.lastIndexOf('.'));
-  const tail = classifyNormalised(lower.slice(cut + 1).replace(NOT_ALNUM, ''), topLevel);
-  return tail !== 0 ? tail : classifyNormalised(lower.replace(NOT_ALNUM, ''), topLevel);
-}
-
-const NOT_ALNUM = /[^a-z0-9]/g;
-
 /**
- * A trie over the normalised forbidden names (letters and digits), walked straight over the raw
- * ASCII name: upper case folded, separators skipped, no string built. A walk that leaves the trie
+ * A trie over the forbidden names (letters and digits), walked straight over the raw ASCII name:
+ * upper case folded, dropped characters skipped, no string built. A walk that leaves the trie
  * ends at once, so most names cost a character or two. Stored flat: state `s` goes on slot `c`
  * to `TRIE_NEXT[s * SLOTS + c]` (0: out of the trie); {@link ROOT} is the empty name.
  */
@@ -136,15 +163,20 @@ const ROOT = 1;
 
 /** The trie's alphabet: a character's slot is its index here (either case). */
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+/** Slot of a character a reading drops (`_`, `-`, `.`, ASCII white space). */
+const SKIP = -1;
+/** Slot of any other character outside the alphabet (`:`, `/`, `@`, ...): no forbidden name holds it. */
+const OUT = -2;
 
-/** Slot of an ASCII character: letters (either case) 0-25, digits 26-35, anything else -1 (skipped). */
+/** Slot of an ASCII character: letters (either case) 0-25, digits 26-35, {@link SKIP} or {@link OUT}. */
 const SLOT: Int8Array = (() => {
-  const t = new Int8Array(128).fill(-1);
+  const t = new Int8Array(128).fill(OUT);
   // Stryker disable next-line EqualityOperator: equivalent: one step past the alphabet writes at index NaN, which a typed array ignores
   for (let i = 0; i < ALPHABET.length; i++) {
     t[ALPHABET.charCodeAt(i)] = i;
     t[ALPHABET.toUpperCase().charCodeAt(i)] = i;
   }
+  for (const ch of '_-. \t\n\v\f\r') t[ch.charCodeAt(0)] = SKIP;
   return t;
 })();
 
@@ -177,8 +209,7 @@ const { TRIE_NEXT, TRIE_EXACT, TRIE_TOP_EXACT, TRIE_PREFIX } = (() => {
     return s;
   };
   for (const [name, v] of EXACT) exact[stateFor(name)] = v;
-  for (const name of ['payer', 'debtor']) prefix[stateFor(name)] = 1;
-  for (const name of ['mandate', 'settlement']) prefix[stateFor(name)] = 2;
+  for (const [name, v] of PREFIXES) prefix[stateFor(name)] = v;
   for (const name of TOP_LEVEL_KEYS) topExact[stateFor(name)] = 2;
   // a top-level name is forbidden when it is forbidden at any depth, or only at the top
   exact.forEach((v, state) => {
@@ -197,12 +228,14 @@ const { TRIE_NEXT, TRIE_EXACT, TRIE_TOP_EXACT, TRIE_PREFIX } = (() => {
   };
 })();
 
-/** The trie's verdict on the ASCII name `key` from `start` on (letters and digits only). */
-function runTrie(key: string, start: number, topLevel: boolean): Verdict {
+/** The trie's verdict on the reading of the ASCII name `key` whose first kept character is at `q`. */
+function runTrie(key: string, q: number, topLevel: boolean): Verdict {
   let state = ROOT;
-  for (let i = start; i < key.length; i++) {
+  for (let i = q; i < key.length; i++) {
     const s = SLOT[key.charCodeAt(i)] as number; // ASCII only here
-    if (s < 0) continue;
+    if (s === SKIP) continue;
+    // Stryker disable next-line ConditionalExpression: equivalent: slot -2 reads the previous state's last slot or state 0's, and no forbidden name ends in 9
+    if (s === OUT) return 0;
     state = TRIE_NEXT[state * SLOTS + s] as number;
     // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: only speed: out of the trie (state 0) the walk stays in state 0 and ends with verdict 0
     if (state === 0) return 0;
@@ -212,37 +245,50 @@ function runTrie(key: string, start: number, topLevel: boolean): Verdict {
   return (topLevel ? TRIE_TOP_EXACT : TRIE_EXACT)[state] as Verdict;
 }
 
+/** The first kept character of each reading of an ASCII name (see {@link classifyKey}); reused. */
+const firsts: number[] = [];
+
 /**
- * Classifies a member name as profile section 2 reads it, case- and separator-insensitive: the
- * part after any namespace prefix (`:`, `/` or `.`), and the whole name with its separators
- * dropped, are both looked at (`com.example:payer` and `payer.name` are both payer data; the
- * part after the prefix decides first). One pass over the name finds the last separator; the trie
- * is walked over the tail, then, when the tail is allowed, over the whole name.
+ * Classifies a member name as profile section 2 reads it: its readings (the name and every tail
+ * after a `:`, `/` or `.`; case-insensitive, `_`, `-`, `.` and white space dropped), the shortest
+ * tail first, so `payer:status` is state data and `status.payer` payer data. One pass over the
+ * name finds where each reading's first kept character is (two readings that begin at the same
+ * kept character are one: `a. . .b` walks `b` once); the trie is then walked from each, and a walk
+ * ends within a forbidden name's length of kept characters, so a name costs linear time.
  */
 function classifyKey(key: string, topLevel: boolean): Verdict {
-  let cut = -1;
-  // Stryker disable next-line EqualityOperator: a read past the end gives NaN, which matches no test below
+  firsts.length = 0;
+  let pending = true; // a reading starts here: the next kept character is its first
   for (let i = 0; i < key.length; i++) {
     const c = key.charCodeAt(i);
     // Stryker disable next-line ConditionalExpression: only speed: classifySlow reads every name the same way, with full Unicode lower-casing
     if (c >= 0x80) return classifySlow(key, topLevel);
-    if (c === 0x3a || c === 0x2f || c === 0x2e) cut = i; // : / .
+    if (pending && SLOT[c] !== SKIP) {
+      firsts.push(i);
+      pending = false;
+    }
+    if (c === 0x3a || c === 0x2f || c === 0x2e) pending = true; // : / .
   }
-  // without a separator (cut -1) the tail is the whole name; the walk skips the separators
-  const tail = runTrie(key, cut + 1, topLevel);
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: only speed: without a separator the whole name's walk is the tail's again
-  return tail !== 0 || cut < 0 ? tail : runTrie(key, 0, topLevel);
+  for (let k = firsts.length - 1; k >= 0; k--) {
+    const v = runTrie(key, firsts[k] as number, topLevel);
+    if (v !== 0) return v;
+  }
+  return 0;
 }
 
 /**
  * True when a member named `key` is payer, authorization, state or settlement data under
  * profile section 2 (`topLevel`: the member sits at the top level of the CPR, where
- * `signature`, `request` and `rail` are forbidden too). The list is a floor: this validator
- * also knows the spellings of {@link PAYER_KEYS} and {@link SEPARATION_KEYS}.
+ * `signature`, `request` and `rail` are forbidden too): one of its readings ({@link nameReadings})
+ * is `payer` or starts with `payer` (the profile's `payer_` read with its `_` dropped, as every
+ * reading is), starts with `debtor`, `mandate` or `settlement`, or is one of the other names. The
+ * list is a floor: this validator also knows the spellings of {@link PAYER_KEYS} and
+ * {@link SEPARATION_KEYS}.
  *
  * @example
  * ```ts
- * isPayerDataName('com.example:Mandate-Ref', false); // true
+ * isPayerDataName('acme:payer.email', false); // true (the reading "payeremail")
+ * isPayerDataName('com.example:statusCode', false); // false
  * isPayerDataName('rail', false); // false (only a top-level rail is forbidden)
  * ```
  */
@@ -340,12 +386,13 @@ function walkIterative(doc: object, base: readonly (string | number)[], out: Fin
 
 /**
  * CPR-1.0 invariants 1 and 6 (and spec 1 rule 2, 3 rule 1), as profile section 2 lists them: no
- * member anywhere in the document, at any depth, extensions included, is named (case- and
- * separator-insensitive, after any namespace prefix) `payer` or `payer_*`, `debtor*`,
- * `authorization`, `signed_tx`, `raw_tx`, `permit`, `mandate*`, `execution_date`, `state`,
- * `status` or `settlement*`; no top-level `signature`, `request` or `rail` (the DerivationContext
- * members of 2.9). Payer names report CPR-INV-1-NO-PAYER-DATA, the others CPR-INV-6-SEPARATION.
- * The walk is iterative: any depth, no recursion limit.
+ * member anywhere in the document, at any depth, extensions included, has a reading (the name
+ * and every tail after a `:`, `/` or `.`, case-insensitive, `_`, `-`, `.` and white space
+ * dropped: {@link nameReadings}) that is `payer` or starts with `payer`, starts with `debtor`, is
+ * `authorization`, `signed_tx`, `raw_tx`, `permit`, starts with `mandate`, is `execution_date`,
+ * `state` or `status`, or starts with `settlement`; no top-level `signature`, `request` or `rail`
+ * (the DerivationContext members of 2.9). Payer names report CPR-INV-1-NO-PAYER-DATA, the others
+ * CPR-INV-6-SEPARATION. The walk is iterative: any depth, no recursion limit.
  */
 export const noPayerData: Rule = {
   name: 'no-payer-data',

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../../src/model/finding.js';
-import { isPayerDataName, noPayerData, normaliseKey } from '../../../src/validator/rules/no-payer-data.js';
+import { isPayerDataName, nameReadings, noPayerData } from '../../../src/validator/rules/no-payer-data.js';
 import { type Expected, expectFindings, summary } from './run-rule.js';
 
 // Profile section 2 (spec 1.2, 2.9, INV-1, INV-6): no member at any depth, extensions included,
-// whose name (case- and separator-insensitive, after any namespace prefix) is payer or starts
-// with payer_, starts with debtor, is authorization, signed_tx, raw_tx, permit, starts with
+// one of whose readings (the name and every tail after a `:`, `/` or `.`, case-insensitive, with
+// `_`, `-`, `.` and white space removed) is payer or starts with payer_ (read with its `_`
+// removed too: starts with payer), starts with debtor, is authorization, signed_tx, raw_tx, permit, starts with
 // mandate, is execution_date, state, status or starts with settlement; no top-level signature,
 // request or rail. Payer names break INV-1, the others INV-6. The list is a floor: this validator
 // also knows the other spellings below.
@@ -211,7 +212,28 @@ describe('no-payer-data: member names', () => {
     }
   });
 
-  it('reads the part after the last namespace separator (: / .) first, then the whole name', () => {
+  it('reads the five examples of profile section 2 as the profile states, at the top level and in extensions', () => {
+    for (const mode of ['payee', 'wallet'] as const) {
+      for (const [key, req] of [
+        ['com.example.status', SEPARATION],
+        ['acme:payer.email', PAYER],
+        ['Checkout Data/payer_ref', PAYER],
+      ] as const) {
+        expectFindings(noPayerData, top(key), [[req, `/${esc(key)}`]], { mode });
+        expectFindings(noPayerData, { extensions: { [key]: 'x' } }, [[req, `/extensions/${esc(key)}`]], {
+          mode,
+        });
+        expectFindings(noPayerData, nested(key), [[req, `/extensions/com.example:x/${esc(key)}`]], { mode });
+      }
+      for (const key of ['com.example:statusCode', 'status.code']) {
+        expectFindings(noPayerData, top(key), [], { mode });
+        expectFindings(noPayerData, { extensions: { [key]: 'x' } }, [], { mode });
+        expectFindings(noPayerData, nested(key), [], { mode });
+      }
+    }
+  });
+
+  it('reads the name and every tail after a : / or . (not only the last), the shortest tail first', () => {
     for (const key of [
       'com.example:payer',
       'foundation:payer_id',
@@ -223,25 +245,41 @@ describe('no-payer-data: member names', () => {
       'payer.',
       'payer.name',
       'payer:',
+      'payer:x',
       'pay.er',
-      'pa:y/e.r',
+      'payers',
+      'acme:payer.email',
+      'acme:PAYER.Email.Home',
+      'a:b:payer_ref.x.y',
+      'x/Payer Ref.v2',
+      'com.example.payer-ref:v1',
+      'a::payer',
+      'a//debtor.x',
+      'x:.payer',
+      'x.:payer',
+      'debt.or',
     ]) {
       expectFindings(noPayerData, nested(key), [[PAYER, `/extensions/com.example:x/${esc(key)}`]]);
+      expect(isPayerDataName(key, false), key).toBe(true);
     }
     for (const key of [
       'com.example:status',
+      'com.example.status',
       'io.x:Signed-Tx',
       'a/b/mandate',
       'x.state',
       'status:x:state',
       'payer.x:status',
       'sta.tus',
-      'sta:tus',
-      'stat:us',
+      'acme:settlement.date',
+      'a.b/c:d.mandate_ref.e',
+      'status.',
+      'x:status..',
+      'Status ',
     ]) {
       expectFindings(noPayerData, nested(key), [[SEPARATION, `/extensions/com.example:x/${esc(key)}`]]);
     }
-    // the tail decides first: a payer prefix before a state tail is state data
+    // the shortest tail decides first: a payer prefix before a state tail is state data
     expect(
       summary(
         noPayerData.check({ doc: { 'payer:status': 1 }, mode: 'payee', nowMs: 0, maxValiditySeconds: 1 }),
@@ -252,24 +290,55 @@ describe('no-payer-data: member names', () => {
         noPayerData.check({ doc: { 'status.payer': 1 }, mode: 'payee', nowMs: 0, maxValiditySeconds: 1 }),
       ),
     ).toEqual([[PAYER, '/status.payer', 'error']]);
-    for (const key of ['status:x', 'state:x.y', 'com.example:payee', 'x.state:y', 'signature:x', 'a.b:c']) {
+    // `:` and `/` are kept in a reading (only `_`, `-`, `.` and white space are dropped): a name
+    // that spells a forbidden one only across them is none; a trailing `:` or `/` leaves an empty tail
+    for (const key of [
+      'status:x',
+      'state:x.y',
+      'com.example:payee',
+      'x.state:y',
+      'signature:x',
+      'a.b:c',
+      'com.example:statusCode',
+      'status.code',
+      'status:',
+      'x/status/',
+      'sta:tus',
+      'stat/us',
+      'pa:y/e.r',
+      'x:statuses',
+      'com.example.payee_ref',
+      'state:',
+    ]) {
       expectFindings(noPayerData, nested(key), []);
+      expect(isPayerDataName(key, false), key).toBe(false);
     }
     // a top-level-only name after a prefix, and a top-level name as the whole name
     expectFindings(noPayerData, top('com.example:rail'), [[SEPARATION, '/com.example:rail']]);
+    expectFindings(noPayerData, top('acme:request.'), [[SEPARATION, '/acme:request.']]);
     expectFindings(noPayerData, top('rail:x'), []);
+    expectFindings(noPayerData, top('rail/'), []);
     expectFindings(noPayerData, top('re.quest'), [[SEPARATION, '/re.quest']]);
   });
 
-  it('skips every character that is not a letter or digit, whichever side of the letters it sits', () => {
-    for (const sep of ['_', '-', ' ', '@', '[', '`', '{', '~', '\u007f', '#', '\t']) {
+  it('drops only _ - . and white space from a reading: any other character is part of it', () => {
+    for (const sep of ['_', '-', '.', ' ', '\t', '\n', '\r', '\v', '\f']) {
       expectFindings(noPayerData, nested(`pay${sep}er`), [
         [PAYER, `/extensions/com.example:x/${esc(`pay${sep}er`)}`],
       ]);
-      expectFindings(noPayerData, nested(`sta${sep}tus`), [
-        [SEPARATION, `/extensions/com.example:x/${esc(`sta${sep}tus`)}`],
+      expectFindings(noPayerData, nested(`sta${sep}${sep}tus`), [
+        [SEPARATION, `/extensions/com.example:x/${esc(`sta${sep}${sep}tus`)}`],
       ]);
       expectFindings(noPayerData, top(`${sep}rail${sep}`), [[SEPARATION, `/${esc(`${sep}rail${sep}`)}`]]);
+    }
+    for (const kept of ['@', '[', '`', '{', '~', '\u007f', '#', '+', '=', '\u0000', '\u001f', ':', '/']) {
+      expectFindings(noPayerData, nested(`pay${kept}er`), []);
+      expectFindings(noPayerData, nested(`sta${kept}tus`), []);
+      expectFindings(noPayerData, top(`${kept}rail${kept}`), []);
+      // a prefix is a prefix whatever follows it
+      expectFindings(noPayerData, nested(`payer${kept}x`), [
+        [PAYER, `/extensions/com.example:x/${esc(`payer${kept}x`)}`],
+      ]);
     }
     expectFindings(noPayerData, nested('payer1'), [[PAYER, '/extensions/com.example:x/payer1']]);
     expectFindings(noPayerData, nested('settlement2'), [
@@ -277,52 +346,45 @@ describe('no-payer-data: member names', () => {
     ]);
   });
 
-  it('lower-cases non-ASCII names the Unicode way before reading them', () => {
+  it('reads non-ASCII names with Unicode lower-casing and drops Unicode white space', () => {
     const cases: [string, string | null, string | null][] = [
       // [name, verdict at the top level, verdict nested]
-      ['éPAYER_ID', PAYER, PAYER],
-      ['é_debtor', PAYER, PAYER],
-      ['édebtorx', PAYER, PAYER],
-      ['émandate', SEPARATION, SEPARATION],
-      ['émandate_id', SEPARATION, SEPARATION],
-      ['éxmandate', null, null],
-      ['épayer_x', PAYER, PAYER],
-      ['éxpayer', null, null],
-      ['éxdebtor', null, null],
-      ['éxsettlement', null, null],
-      ['ésettlementX', SEPARATION, SEPARATION],
-      ['éstatus', SEPARATION, SEPARATION],
-      ['ésender', PAYER, PAYER],
-      ['éauthorization', SEPARATION, SEPARATION],
-      ['AUTHORİZATION', SEPARATION, SEPARATION], // İ lower-cases to i + a combining dot
-      ['SİGNATURE', SEPARATION, null],
-      ['ésignature', SEPARATION, null],
-      ['érequest', SEPARATION, null],
-      ['érail', SEPARATION, null],
-      ['éstate', SEPARATION, SEPARATION],
+      ['PAYER\u00a0ID', PAYER, PAYER], // no-break space
+      ['sta\u2003tus', SEPARATION, SEPARATION], // em space
+      ['Checkout\u3000Data/payer_ref', PAYER, PAYER], // ideographic space in the prefix
+      ['STATUS\u2028', SEPARATION, SEPARATION], // line separator
+      ['\ufeffstatus', SEPARATION, SEPARATION],
+      ['pay\u0085er', PAYER, PAYER], // next line (U+0085) is white space
+      ['\u1680rail', SEPARATION, null],
+      ['sta\u200btus', null, null], // a zero-width space is no white space
+      ['pay\u0080er', null, null],
+      ['sta\u00fftus', null, null],
+      ['stätus', null, null],
+      ['éPAYER_ID', null, null], // é is kept: the reading starts with it
+      ['ésettlementX', null, null],
+      ['PAYER_É', PAYER, PAYER],
+      ['SETTLEMENT_Ä', SEPARATION, SEPARATION],
+      ['ÉSTATUS', null, null],
+      ['AUTHORİZATION', null, null], // İ lower-cases to i + a combining dot: no authorization
       ['com.é:payer', PAYER, PAYER],
+      ['é:payer.mail', PAYER, PAYER],
+      ['é.status', SEPARATION, SEPARATION],
       ['payer.é', PAYER, PAYER],
-      ['x:é-status', SEPARATION, SEPARATION],
+      ['status.é', null, null],
+      ['x:é-status', null, null],
       ['é:rail', SEPARATION, null],
-      ['rail:é', SEPARATION, null],
+      ['rail:é', null, null],
       ['é.status:x', null, null],
-      ['éstatusx', null, null],
-      ['ésignaturex', null, null],
       ['épayee', null, null],
-      ['éplain', null, null],
-      ['émoney', null, null],
-      ['ésomething', null, null],
       ['é', null, null],
       ['\u0080', null, null],
-      ['pay\u0080er', PAYER, PAYER],
-      ['sta\u00fftus', SEPARATION, SEPARATION],
     ];
     for (const [key, atTop, inside] of cases) {
-      expectFindings(noPayerData, top(key), atTop === null ? [] : [[atTop, `/${key}`]]);
+      expectFindings(noPayerData, top(key), atTop === null ? [] : [[atTop, `/${esc(key)}`]]);
       expectFindings(
         noPayerData,
         nested(key),
-        inside === null ? [] : [[inside, `/extensions/com.example:x/${key}`]],
+        inside === null ? [] : [[inside, `/extensions/com.example:x/${esc(key)}`]],
       );
     }
   });
@@ -338,25 +400,23 @@ describe('no-payer-data: member names', () => {
   });
 });
 
-describe('normaliseKey', () => {
-  it('keeps the part after the last : / or ., lower case, letters and digits only', () => {
-    for (const [key, n] of [
-      ['com.example:Signed-Tx', 'signedtx'],
-      ['Payer-ID', 'payerid'],
-      ['foundation:payer_id', 'payerid'],
-      ['a/b.c:D_e', 'de'],
-      ['a:b/c', 'c'],
-      ['a/b:c', 'c'],
-      ['a:b.c', 'c'],
-      ['a.b:c', 'c'],
-      ['x.y/z', 'z'],
-      ['a.b/c:', ''],
-      ['plain', 'plain'],
-      ['', ''],
-      [':', ''],
-      ['A1 B2', 'a1b2'],
+describe('nameReadings', () => {
+  it('lists the name and every tail after a : / or ., lower-cased, _ - . and white space dropped, shortest first', () => {
+    for (const [key, readings] of [
+      ['acme:payer.email', ['email', 'payeremail', 'acme:payeremail']],
+      ['Checkout Data/payer_ref', ['payerref', 'checkoutdata/payerref']],
+      ['com.example.status', ['status', 'examplestatus', 'comexamplestatus']],
+      ['com.example:statusCode', ['statuscode', 'example:statuscode', 'comexample:statuscode']],
+      ['status.code', ['code', 'statuscode']],
+      ['A:B/C.D', ['d', 'cd', 'b/cd', 'a:b/cd']],
+      ['a..b', ['b', 'ab']],
+      ['a:', ['a:']],
+      ['Payer-ID', ['payerid']],
+      ['x\u00a0y', ['xy']],
+      ['', []],
+      [':', [':']],
     ] as const) {
-      expect(normaliseKey(key), key).toBe(n);
+      expect(nameReadings(key), key).toEqual(readings);
     }
   });
 });
