@@ -283,13 +283,20 @@ export function parseClockAdvance(body: unknown): ParseResult<number> {
 }
 
 /**
- * Profile 2 payer vocabulary (a floor), compared case- and separator-insensitively on the part
- * after any namespace prefix (after the last `:`, `/` or `.`) and on the whole name, as the
- * validator reads it: `com.example:payer`, `com.example.status` and `Execution.Date` are all
- * payer, authorization or state data.
+ * Profile 2 payer vocabulary (a floor), compared case- and separator-insensitively on each reading
+ * of the name: the name itself and every tail after a `:`, `/` or `.` (a namespace prefix
+ * removed): `com.example:payer`, `acme:payer.email`, `com.example.status` and `Execution.Date` are
+ * all payer, authorization or state data. (The payee's own copy, kept on purpose: it drops every
+ * character that is not a letter or digit, more than the profile's `_`, `-`, `.` and white space,
+ * so it refuses a little more than the floor, which a harness may.)
  */
 function isPayerName(name: string): boolean {
-  return isPayerTerm(name.replace(/[\s\S]*[:/.]/, '')) || isPayerTerm(name);
+  if (isPayerTerm(name)) return true;
+  for (let i = 0; i < name.length; i++) {
+    const c = name[i];
+    if ((c === ':' || c === '/' || c === '.') && isPayerTerm(name.slice(i + 1))) return true;
+  }
+  return false;
 }
 
 /** Whether `name`, lower case with letters and digits only, is a term of the profile 2 floor. */
