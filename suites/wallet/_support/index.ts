@@ -8,7 +8,7 @@
 import { AssertionError } from 'node:assert';
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { RAIL_HINTS, type SubInterface } from '../../../src/model/cpr.js';
+import { isRail, RAIL_HINTS, type SubInterface } from '../../../src/model/cpr.js';
 import { isObject } from '../../../src/model/util.js';
 import {
   amountArbitrary,
@@ -299,6 +299,33 @@ export async function allCases<T>(
   }
 }
 
+/** Work shared by several checks of one channel (see {@link sharedPerChannel}), per run. */
+let shared = new WeakMap<WalletDriver, Map<string, Promise<unknown>>>();
+perRun(() => {
+  shared = new WeakMap();
+});
+
+/**
+ * The result of `build` for this channel and `key`, built once per run by the first check that
+ * asks (its exchanges are that check's evidence) and shared by the others: e.g. the derivations
+ * of a matrix of requests that several checks each grade for one requirement. A build that fails
+ * (a transport error, a skip) is not kept: the next check builds afresh.
+ */
+export function sharedPerChannel<T>(wallet: WalletDriver, key: string, build: () => Promise<T>): Promise<T> {
+  let byKey = shared.get(wallet);
+  if (!byKey) {
+    byKey = new Map();
+    shared.set(wallet, byKey);
+  }
+  let made = byKey.get(key) as Promise<T> | undefined;
+  if (!made) {
+    made = build();
+    byKey.set(key, made);
+    made.catch(() => byKey?.delete(key));
+  }
+  return made;
+}
+
 /** Runs per rail so that all rails together make about `--runs` runs (at least 3 each). */
 export function runsPerRail(rails: readonly unknown[]): number {
   return Math.max(3, Math.ceil(propertyOptions().numRuns / Math.max(1, rails.length)));
@@ -343,13 +370,32 @@ export function supportedRails(): readonly Rail[] | undefined {
  */
 export function expectationOf(cpr: JsonObject): 'payment' | 'unsupported' | 'either' {
   const supported = supportedRails();
-  const sub = appliedSubInterface(cpr);
+  const sub = walletSubInterface(cpr);
   if (!supported || sub === null) return 'either';
   const candidates = RAILS_OF_SUB_INTERFACE[sub];
   if (!candidates.some((r) => supported.includes(r))) return 'unsupported';
+  // only a known rail the wallet does not serve may be refused (spec 4.4 step 2); an unrecognised
+  // hint is read as OPEN (profile 3), so a served rail of the sub-interface means a Payment
   const hint = cpr.rail_hint;
-  if (typeof hint === 'string' && hint !== 'OPEN' && !supported.includes(hint as Rail)) return 'either';
+  if (isRail(hint) && !supported.includes(hint)) return 'either';
   return 'payment';
+}
+
+/**
+ * True when `hint` is a string outside the eight values of spec 2.4, compared case-sensitively
+ * (`sepa_ct` is unrecognised): profile 3 reads such a hint as OPEN.
+ */
+export function isUnrecognisedHint(hint: unknown): hint is string {
+  return typeof hint === 'string' && !(RAIL_HINTS as readonly string[]).includes(hint);
+}
+
+/**
+ * The sub-interface that applies to `cpr` in the wallet reading (profile 2 and 3): the one its
+ * rail_hint names, or with OPEN, no hint or an unrecognised hint (read as OPEN) the single one its
+ * fields complete (on-chain needs rail_hint ON_CHAIN); null when none or two apply.
+ */
+export function walletSubInterface(cpr: JsonObject): SubInterface | null {
+  return appliedSubInterface(isUnrecognisedHint(cpr.rail_hint) ? { ...cpr, rail_hint: 'OPEN' } : cpr);
 }
 
 /**
