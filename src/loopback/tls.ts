@@ -50,6 +50,11 @@ export interface ServerCertificateOptions {
   hosts?: string[];
   /** Validity in seconds from now. Default one day. */
   validitySeconds?: number;
+  /**
+   * An explicit validity window instead of `validitySeconds` (both ends required), e.g. one wholly
+   * in the past or the future for a certificate a client must refuse as expired or not yet valid.
+   */
+  window?: { notBefore: Date; notAfter: Date };
 }
 
 /** A CA and a loopback server certificate it signed. */
@@ -178,7 +183,10 @@ export async function issueServerCertificate(
       'hosts must list at least one non-empty DNS name or IP address',
     );
   }
-  const { notBefore, notAfter } = validityWindow(opts.validitySeconds);
+  const { notBefore, notAfter } = opts.window ?? validityWindow(opts.validitySeconds);
+  if (!(notBefore.getTime() < notAfter.getTime())) {
+    throw new CprcError('CPRC_USAGE', 'window.notBefore must be an instant before window.notAfter');
+  }
 
   let caCert: x509.X509Certificate;
   try {

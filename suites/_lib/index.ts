@@ -61,7 +61,19 @@ import { type MockPayee, startMockPayee } from './mock-payee.js';
 export type * from '../../src/drivers/types.js';
 export type { CheckOutcome, FailureLevel, Level, WalletChannel } from '../../src/model/results.js';
 export type { RunContext } from '../../src/runner/context.js';
-export type { MockPayee, Offer, OfferOptions } from './mock-payee.js';
+export type {
+  MockCertificate,
+  MockHost,
+  MockListener,
+  MockListenerOptions,
+  MockPayee,
+  MockRedirect,
+  MockRequest,
+  Offer,
+  OfferOptions,
+  RedirectStatus,
+} from './mock-payee.js';
+export { mockToken, retrievalTargets } from './mock-payee.js';
 
 /**
  * The run context: configuration (with secrets: never print it), drivers, seed, runs, grep,

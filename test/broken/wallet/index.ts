@@ -22,12 +22,14 @@ import { ownAuthorization } from './own-authorization.js';
 import { partialAmount } from './partial-amount.js';
 import { payeeDescriptorOnly } from './payee-descriptor-only.js';
 import { payerFromExtensions } from './payer-from-extensions.js';
+import { payerDetailsFromExtensions, stateFromDottedStatus } from './payer-readings.js';
 import { payerReplaced } from './payer-replaced.js';
 import { profileFaults } from './profile-faults.js';
 import { referenceAlwaysRequestId } from './reference-always-request-id.js';
 import { rejectsNumberAmount } from './rejects-number-amount.js';
 import { rejectsUnknownRailHint } from './rejects-unknown-rail-hint.js';
 import { requestIdUnbound } from './request-id-unbound.js';
+import { retrievalFaults } from './retrieval-faults.js';
 import { reusedPaymentId } from './reused-payment-id.js';
 import { roundsAmount } from './rounds-amount.js';
 import { silentUnsupportedRail } from './silent-unsupported-rail.js';
@@ -45,6 +47,8 @@ const all = [
   stateNotCreated,
   reusedPaymentId,
   payerFromExtensions,
+  payerDetailsFromExtensions,
+  stateFromDottedStatus,
   requestIdUnbound,
   acceptsWrongVersion,
   openAmountIgnored,
@@ -68,6 +72,7 @@ const all = [
   unreachablePayeeAsStructure,
   retrievesOverHttp,
   paysAtExpiryInstant,
+  ...retrievalFaults,
 ];
 
 /** Deliberately broken wallet implementations, one fault each (see ../types.ts). */

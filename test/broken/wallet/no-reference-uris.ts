@@ -5,7 +5,8 @@ import { brokenWallet } from './harness.js';
 export const noReferenceUris = brokenWallet({
   id: 'wallet-no-reference-uris',
   fault: 'the wallet cannot retrieve the CPR behind a reference URI and refuses every token',
-  expected: ['CPR-4.3-WALLET-RESOLVES-URI', 'PRF-2-REFERENCE-FULL-ENDPOINT'],
+  // PRF-3-RETRIEVAL-URL: no retrieval ever reaches {endpoint}/cpr/{token}
+  expected: ['CPR-4.3-WALLET-RESOLVES-URI', 'PRF-2-REFERENCE-FULL-ENDPOINT', 'PRF-3-RETRIEVAL-URL'],
   core: (options) => ({
     // the reference derivation, without its CPR fetcher
     derive: (body) =>

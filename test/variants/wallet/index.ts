@@ -2,10 +2,18 @@ import type { PermittedVariant } from '../../broken/types.js';
 import type { WalletFault } from '../../broken/wallet/harness.js';
 import { conditionsAllWithDefault, conditionsFew } from './conditions.js';
 import { ignoresPayerData } from './ignores-payer-data.js';
+import { retrievalVariants } from './retrieval.js';
 import { strictWallet } from './strict.js';
 import { twoRailsUndeclared } from './two-rails-undeclared.js';
 
-const all = [strictWallet, ignoresPayerData, twoRailsUndeclared, conditionsFew, conditionsAllWithDefault];
+const all = [
+  strictWallet,
+  ignoresPayerData,
+  twoRailsUndeclared,
+  conditionsFew,
+  conditionsAllWithDefault,
+  ...retrievalVariants,
+];
 
 /** Every permitted variant of the wallet: each must pass the whole wallet suite. */
 export const variants: PermittedVariant[] = all;

@@ -1,0 +1,382 @@
+/**
+ * Broken wallets of the retrieval of a reference URI (profile 3, spec 4.1, 5 rule 4; profile 2's
+ * reference-URI forms): each is the reference derivation with its own HTTPS retrieval, carrying
+ * one fault real clients are known for: TLS verification switched off or half done, redirects
+ * followed by a library default, a retrieval URL built by URL resolution or string pasting.
+ */
+import { isIP } from 'node:net';
+import { checkServerIdentity, type PeerCertificate, type TLSSocket, connect as tlsConnect } from 'node:tls';
+import { Agent, type Dispatcher, interceptors, request } from 'undici';
+import { decodeCprUri } from '../../../src/codec/uri.js';
+import { derivePayment } from '../../../src/reference/wallet/derive.js';
+import { DerivationFailure } from '../../../src/reference/wallet/errors.js';
+import type { WalletCore } from '../../../src/reference/wallet/index.js';
+import { bodyOf, brokenWallet, type CoreOptions } from './harness.js';
+
+/** How a broken retrieval connects, follows redirects and builds its URL. */
+export interface RetrievalSpec {
+  /** The dispatcher (TLS options) made from the trusted CAs (default: the reference's, validating). */
+  dispatcher?: (ca: string[]) => Dispatcher;
+  /**
+   * Redirects: `none` (default: a 3xx is a refusal), or follow those `follow` accepts, at most
+   * `max` hops (default 10), each through `hopDispatcher` (default the same dispatcher).
+   */
+  redirects?: {
+    follow: (location: URL) => boolean;
+    max?: number;
+    hopDispatcher?: (ca: string[]) => Dispatcher;
+  };
+  /** The retrieval URL from the URI (default the codec's `{endpoint}/cpr/{token}`). */
+  url?: (uri: string, retrievalUrl: string) => string;
+  /** A status other than 200 taken for the CPR too. */
+  acceptsStatus?: (status: number) => boolean;
+}
+
+/** The validating dispatcher of the reference fetcher: the given CAs, Node's checks. */
+export function validating(ca: string[]): Dispatcher {
+  return new Agent({ connect: { ca, timeout: 10_000 } });
+}
+
+/** GETs `url` and parses the JSON body, following redirects as `spec` says. */
+async function retrieve(
+  url: string,
+  dispatcher: Dispatcher,
+  hop: Dispatcher,
+  spec: RetrievalSpec,
+): Promise<unknown> {
+  let current = new URL(url);
+  if (current.protocol !== 'https:')
+    throw new DerivationFailure('TOKEN_REJECTED', 'the endpoint is not https');
+  for (let hops = 0; ; hops++) {
+    const response = await request(current, {
+      method: 'GET',
+      dispatcher: hops === 0 ? dispatcher : hop,
+      headers: { accept: 'application/json' },
+      headersTimeout: 10_000,
+      bodyTimeout: 10_000,
+    });
+    const text = await response.body.text();
+    const location = response.headers.location;
+    if (
+      spec.redirects &&
+      response.statusCode >= 300 &&
+      response.statusCode < 400 &&
+      typeof location === 'string'
+    ) {
+      const next = new URL(location, current);
+      if (!spec.redirects.follow(next) || hops >= (spec.redirects.max ?? 10)) {
+        throw new DerivationFailure('TOKEN_REJECTED', `the payee redirected to ${next.origin}; not followed`);
+      }
+      current = next;
+      continue;
+    }
+    if (response.statusCode !== 200 && !spec.acceptsStatus?.(response.statusCode)) {
+      throw new DerivationFailure('TOKEN_REJECTED', `the payee answered ${response.statusCode}`);
+    }
+    return JSON.parse(text) as unknown;
+  }
+}
+
+/** The reference derivation with the broken retrieval of `spec`. */
+export function retrievalCore(spec: RetrievalSpec): (options: CoreOptions) => WalletCore {
+  return (options) => {
+    const dispatcher = (spec.dispatcher ?? validating)(options.trustedCaPems);
+    const hop = spec.redirects?.hopDispatcher
+      ? spec.redirects.hopDispatcher(options.trustedCaPems)
+      : dispatcher;
+    return {
+      derive(body) {
+        const uri = bodyOf(body)?.uri;
+        return derivePayment(body as Parameters<typeof derivePayment>[0], {
+          now: new Date(),
+          supportedRails: options.supportedRails,
+          fetchCpr: (retrievalUrl) =>
+            retrieve(
+              spec.url && typeof uri === 'string' ? spec.url(uri, retrievalUrl) : retrievalUrl,
+              dispatcher,
+              hop,
+              spec,
+            ),
+        });
+      },
+      async close() {
+        await dispatcher.close();
+        if (hop !== dispatcher) await hop.close();
+      },
+    };
+  };
+}
+
+/** The endpoint and token of a reference URI as the codec reads them. */
+function parts(uri: string): { endpoint: string; token: string } {
+  const decoded = decodeCprUri(uri);
+  if (!decoded.ok || decoded.value.kind !== 'reference') throw new Error('not a reference uri');
+  return { endpoint: decoded.value.endpoint, token: decoded.value.token };
+}
+
+/** A dispatcher whose TLS connector accepts certificates outside their validity period (the rest checked). */
+function ignoringExpiry(ca: string[]): Dispatcher {
+  return new Agent({
+    connect: (opts, callback) => {
+      const host = opts.hostname.replace(/^\[|\]$/g, '');
+      const socket: TLSSocket = tlsConnect({
+        host,
+        port: Number(opts.port || 443),
+        ...(isIP(host) === 0 ? { servername: host } : {}),
+        ca,
+        rejectUnauthorized: false,
+        ALPNProtocols: ['http/1.1'],
+      });
+      socket.once('secureConnect', () => {
+        if (!socket.authorized) {
+          const code = String(socket.authorizationError);
+          // the fault: a certificate past (or before) its dates is taken once its name matches
+          const dates = code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID';
+          const wrong = dates
+            ? checkServerIdentity(host, socket.getPeerCertificate() as PeerCertificate)
+            : new Error(code);
+          if (wrong) {
+            socket.destroy();
+            callback(wrong, null);
+            return;
+          }
+        }
+        callback(null, socket);
+      });
+      socket.once('error', (err) => callback(err, null));
+      return socket;
+    },
+  });
+}
+
+/** Connections pooled by host name alone: the first port used for a host serves every later one. */
+function pooledByHost(ca: string[]): Dispatcher {
+  const agent = new Agent({ connect: { ca, timeout: 10_000 } });
+  const firstPort = new Map<string, string>();
+  const dispatch: Dispatcher['dispatch'] = (opts, handler) => {
+    const origin = new URL(String(opts.origin));
+    const port = firstPort.get(origin.hostname) ?? origin.port;
+    firstPort.set(origin.hostname, port);
+    origin.port = port;
+    return agent.dispatch({ ...opts, origin: origin.origin }, handler);
+  };
+  return Object.assign(Object.create(agent) as Dispatcher, { dispatch });
+}
+
+/** Base32 tokens re-encoded in RFC 4648's upper-case alphabet (a base32 library's output). */
+function upperCaseBase32(uri: string, url: string): string {
+  const { token } = parts(uri);
+  return /^[a-z2-7]+$/.test(token) && /[a-z]/.test(token)
+    ? url.replace(`/cpr/${token}`, `/cpr/${token.toUpperCase()}`)
+    : url;
+}
+
+export const acceptsAnyCertificate = brokenWallet({
+  id: 'wallet-retrieval-accepts-any-certificate',
+  fault:
+    'the retrieval runs with rejectUnauthorized: false: any certificate (another CA, another host, expired) is taken',
+  expected: [
+    'PRF-3-RETRIEVAL-CERT-CHAIN',
+    'PRF-3-RETRIEVAL-CERT-HOST',
+    'PRF-3-RETRIEVAL-CERT-VALIDITY',
+    'PRF-3-RETRIEVAL-TOKEN-REJECTED',
+  ],
+  core: retrievalCore({ dispatcher: (ca) => new Agent({ connect: { ca, rejectUnauthorized: false } }) }),
+});
+
+export const ignoresHostName = brokenWallet({
+  id: 'wallet-retrieval-ignores-host-name',
+  fault: 'the retrieval checks the chain and the dates but not the host name (checkServerIdentity a no-op)',
+  expected: ['PRF-3-RETRIEVAL-CERT-HOST', 'PRF-3-RETRIEVAL-TOKEN-REJECTED'],
+  core: retrievalCore({
+    dispatcher: (ca) => new Agent({ connect: { ca, checkServerIdentity: () => undefined } }),
+  }),
+});
+
+export const ignoresExpiry = brokenWallet({
+  id: 'wallet-retrieval-ignores-expiry',
+  fault:
+    'the retrieval takes a certificate outside its validity period (expired, not yet valid) once chain and name match',
+  expected: ['PRF-3-RETRIEVAL-CERT-VALIDITY', 'PRF-3-RETRIEVAL-TOKEN-REJECTED'],
+  core: retrievalCore({ dispatcher: ignoringExpiry }),
+});
+
+export const followsRedirectToHttp = brokenWallet({
+  id: 'wallet-retrieval-follows-redirect-to-http',
+  fault:
+    "the retrieval follows redirects by the HTTP library's default (undici's redirect interceptor), http locations included",
+  expected: ['CPR-5-TLS-ONLY', 'PRF-3-RETRIEVAL-REDIRECT', 'PRF-3-RETRIEVAL-TOKEN-REJECTED'],
+  core: retrievalCore({
+    dispatcher: (ca) =>
+      new Agent({ connect: { ca, timeout: 10_000 } }).compose(interceptors.redirect({ maxRedirections: 5 })),
+  }),
+});
+
+export const followsRedirectUnauthenticated = brokenWallet({
+  id: 'wallet-retrieval-follows-redirect-unauthenticated',
+  fault: 'the retrieval follows https redirects through a second client that does not verify certificates',
+  expected: ['PRF-3-RETRIEVAL-REDIRECT', 'PRF-3-RETRIEVAL-TOKEN-REJECTED'],
+  core: retrievalCore({
+    redirects: {
+      follow: (location) => location.protocol === 'https:',
+      hopDispatcher: () => new Agent({ connect: { rejectUnauthorized: false } }),
+    },
+  }),
+});
+
+export const redirectsWithoutBound = brokenWallet({
+  id: 'wallet-retrieval-redirects-without-bound',
+  fault:
+    'the retrieval follows https redirects it validates, with no limit on their number (a loop runs until the payee stops it)',
+  expected: ['PRF-3-RETRIEVAL-REDIRECT'],
+  core: retrievalCore({
+    redirects: { follow: (location) => location.protocol === 'https:', max: Number.POSITIVE_INFINITY },
+  }),
+});
+
+export const redirectBodyTaken = brokenWallet({
+  id: 'wallet-retrieval-redirect-body-taken',
+  fault: 'the retrieval takes any 2xx or 3xx answer for the CPR: the body of a redirect is paid',
+  expected: ['PRF-3-RETRIEVAL-REDIRECT', 'PRF-3-RETRIEVAL-TOKEN-REJECTED'],
+  core: retrievalCore({ acceptsStatus: (status) => status >= 200 && status < 400 }),
+});
+
+export const dropsEndpointPath = brokenWallet({
+  id: 'wallet-retrieval-drops-endpoint-path',
+  fault: "the retrieval URL is new URL('/cpr/' + token, endpoint): the endpoint's path is dropped",
+  expected: ['CPR-4.3-WALLET-RESOLVES-URI', 'PRF-2-REFERENCE-FULL-ENDPOINT', 'PRF-3-RETRIEVAL-URL'],
+  core: retrievalCore({
+    url: (uri) => {
+      const { endpoint, token } = parts(uri);
+      return new URL(`/cpr/${token}`, endpoint).href;
+    },
+  }),
+});
+
+export const dropsLastSegment = brokenWallet({
+  id: 'wallet-retrieval-drops-last-segment',
+  fault:
+    "the retrieval URL is new URL('cpr/' + token, endpoint): the last segment of a path without a trailing slash is dropped",
+  expected: ['CPR-4.3-WALLET-RESOLVES-URI', 'PRF-2-REFERENCE-FULL-ENDPOINT', 'PRF-3-RETRIEVAL-URL'],
+  core: retrievalCore({
+    url: (uri) => {
+      const { endpoint, token } = parts(uri);
+      return new URL(`cpr/${token}`, endpoint).href;
+    },
+  }),
+});
+
+export const dropsPort = brokenWallet({
+  id: 'wallet-retrieval-drops-port',
+  fault:
+    "the retrieval URL is built from the endpoint's host name and path: its port is dropped (443 is asked)",
+  expected: ['CPR-4.3-WALLET-RESOLVES-URI', 'PRF-2-REFERENCE-FULL-ENDPOINT', 'PRF-3-RETRIEVAL-URL'],
+  core: retrievalCore({
+    url: (_uri, url) => {
+      const u = new URL(url);
+      return `https://${u.hostname}${u.pathname}${u.search}`;
+    },
+  }),
+});
+
+export const pooledByHostName = brokenWallet({
+  id: 'wallet-retrieval-pools-by-host-name',
+  fault:
+    'connections are pooled by host name alone: a retrieval from a second port of the same host goes to the first port',
+  expected: ['CPR-4.3-WALLET-RESOLVES-URI', 'PRF-2-REFERENCE-FULL-ENDPOINT', 'PRF-3-RETRIEVAL-URL'],
+  core: retrievalCore({ dispatcher: pooledByHost }),
+});
+
+export const doubleSlash = brokenWallet({
+  id: 'wallet-retrieval-double-slash',
+  fault:
+    "the retrieval URL is new URL(endpoint).href + '/cpr/' + token: a bare origin's href ends in '/', so the path starts '//cpr/'",
+  expected: ['CPR-4.3-WALLET-RESOLVES-URI', 'PRF-3-RETRIEVAL-URL'],
+  core: retrievalCore({
+    url: (uri, url) => {
+      const { endpoint, token } = parts(uri);
+      return /\/cpr\/[a-z0-9]+\/?$/.test(endpoint) ? url : `${new URL(endpoint).href}/cpr/${token}`;
+    },
+  }),
+});
+
+export const tokenUpperCased = brokenWallet({
+  id: 'wallet-retrieval-token-upper-cased',
+  fault: "a base32 token is re-encoded in RFC 4648's upper-case alphabet before the retrieval",
+  expected: ['CPR-4.3-WALLET-RESOLVES-URI', 'PRF-2-REFERENCE-FULL-ENDPOINT', 'PRF-3-RETRIEVAL-URL'],
+  core: retrievalCore({ url: upperCaseBase32 }),
+});
+
+export const refusesHexTokens = brokenWallet({
+  id: 'wallet-retrieval-refuses-hex-tokens',
+  fault: 'a token that is not base32 (a hex token with 0, 1, 8 or 9) is refused',
+  expected: ['CPR-4.3-WALLET-RESOLVES-URI', 'PRF-2-REFERENCE-FULL-ENDPOINT', 'PRF-3-RETRIEVAL-URL'],
+  core: (options) => {
+    const inner = retrievalCore({})(options);
+    return {
+      derive(body) {
+        const uri = bodyOf(body)?.uri;
+        const decoded = typeof uri === 'string' ? decodeCprUri(uri) : undefined;
+        if (decoded?.ok && decoded.value.kind === 'reference' && !/^[a-z2-7]+$/.test(decoded.value.token)) {
+          return Promise.resolve({
+            ok: false,
+            error: { code: 'TOKEN_REJECTED', message: 'the token is not base32' },
+          });
+        }
+        return inner.derive(body);
+      },
+      close: () => inner.close(),
+    };
+  },
+});
+
+export const fullEndpointAppended = brokenWallet({
+  id: 'wallet-retrieval-full-endpoint-appended',
+  fault: 'an endpoint already ending in /cpr/{token} gets /cpr/{token} once more',
+  expected: ['PRF-2-REFERENCE-FULL-ENDPOINT'],
+  core: retrievalCore({
+    url: (uri) => {
+      const { endpoint, token } = parts(uri);
+      return `${endpoint.replace(/\/+$/, '')}/cpr/${token}`;
+    },
+  }),
+});
+
+export const endpointDecodedTwice = brokenWallet({
+  id: 'wallet-retrieval-endpoint-decoded-twice',
+  fault:
+    'the endpoint is percent-decoded twice: escapes in its path (%2F, %3F, %25) are decoded into the URL',
+  expected: ['CPR-4.3-WALLET-RESOLVES-URI', 'PRF-3-RETRIEVAL-URL'],
+  core: retrievalCore({
+    url: (uri, url) => {
+      const { endpoint, token } = parts(uri);
+      let twice: string;
+      try {
+        twice = decodeURIComponent(endpoint);
+      } catch {
+        return url;
+      }
+      return /\/cpr\/[a-z0-9]+$/.test(twice) ? twice : `${twice.replace(/\/+$/, '')}/cpr/${token}`;
+    },
+  }),
+});
+
+/** The broken wallets of the retrieval of reference URIs. */
+export const retrievalFaults = [
+  acceptsAnyCertificate,
+  ignoresHostName,
+  ignoresExpiry,
+  followsRedirectToHttp,
+  followsRedirectUnauthenticated,
+  redirectsWithoutBound,
+  redirectBodyTaken,
+  dropsEndpointPath,
+  dropsLastSegment,
+  dropsPort,
+  pooledByHostName,
+  doubleSlash,
+  tokenUpperCased,
+  refusesHexTokens,
+  fullEndpointAppended,
+  endpointDecodedTwice,
+];
