@@ -111,6 +111,20 @@ const PAYER_EXTENSIONS: readonly (readonly [string, Record<string, unknown>])[] 
     '"Checkout Data/payer_ref" (white space in the prefix)',
     { 'com.example:checkout': { 'Checkout Data/payer_ref': 'x' } },
   ],
+  // the readings of profile 2: the name and every tail after a `:`, `/` or `.`, not only the last
+  [
+    '"acme:payer.email" (a payer tail between two separators)',
+    { 'com.example:checkout': { 'acme:payer.email': 'x' } },
+  ],
+  ['the key "com.example.payer.email"', { 'com.example.payer.email': 'x' }],
+  ['"x/y.z:Payer_Ref.v2" (several separators)', { 'com.example:checkout': { 'x/y.z:Payer_Ref.v2': 'x' } }],
+  [
+    '"com.example.settlement." (a trailing separator)',
+    { 'com.example:checkout': { 'com.example.settlement.': 'x' } },
+  ],
+  ['"Order.Status " (trailing white space)', { 'com.example:checkout': { 'Order.Status ': 'paid' } }],
+  ['"PAYER\u00a0ID" (a no-break space)', { 'com.example:checkout': { 'PAYER\u00a0ID': 'x' } }],
+  ['"acme/Mandate.Ref" three levels down', { 'com.example:a': { b: [{ 'acme/Mandate.Ref': 'M-1' }] } }],
   ['"signed_tx" inside an array', { 'com.example:items': [{ sku: 'X-1' }, { signed_tx: '0x00' }] }],
   ['"status" three levels down', { 'com.example:a': { b: { c: { status: 'paid' } } } }],
 ];

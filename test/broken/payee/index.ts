@@ -15,7 +15,12 @@ import { emitsBom } from './emits-bom.js';
 import { endpointNotEncoded } from './endpoint-not-encoded.js';
 import { errorBodyNoMessage } from './error-body-no-message.js';
 import { errorLeaksCpr } from './error-leaks-cpr.js';
-import { extensionPayerNamesCarried, extensionSpacedPrefixCarried } from './extension-payer-names-carried.js';
+import {
+  extensionDottedPrefixCarried,
+  extensionLastTailOnly,
+  extensionPayerNamesCarried,
+  extensionSpacedPrefixCarried,
+} from './extension-payer-names-carried.js';
 import { extensionUnprefixedKeysCarried } from './extension-unprefixed-keys-carried.js';
 import { fulfillRace } from './fulfill-race.js';
 import { fulfillment202 } from './fulfillment-202.js';
@@ -136,6 +141,8 @@ export const faults: BrokenImplementation[] = [
   clockBodyMisread,
   extensionPayerNamesCarried,
   extensionSpacedPrefixCarried,
+  extensionLastTailOnly,
+  extensionDottedPrefixCarried,
   extensionUnprefixedKeysCarried,
   harnessRefusesOptions,
   harnessCountFloor,
