@@ -399,6 +399,33 @@ export function walletSubInterface(cpr: JsonObject): SubInterface | null {
 }
 
 /**
+ * Profile 3: an unrecognised rail_hint is read as OPEN, so `cpr` (whose hint is unrecognised) must
+ * be paid when the wallet serves a rail of its sub-interface: the config says so, or the same
+ * request under OPEN is paid. UNSUPPORTED_RAIL (with a message) is correct only otherwise; any
+ * other answer is an error over the hint.
+ */
+export async function expectReadAsOpen(
+  wallet: WalletDriver,
+  cpr: JsonObject,
+  r: DeriveResult,
+): Promise<void> {
+  if (r.ok) return;
+  const hint = JSON.stringify(cpr.rail_hint);
+  if (r.error.code !== 'UNSUPPORTED_RAIL' || (r.error.message ?? '').trim() === '')
+    fail(`rail_hint ${hint} made the wallet error: ${describeResult(r)}`);
+  if (expectationOf(cpr) === 'payment')
+    fail(
+      `rail_hint ${hint} was refused with UNSUPPORTED_RAIL although wallet.supported_rails says the wallet serves a rail of the request's sub-interface; an unrecognised hint is read as OPEN (profile 3)`,
+    );
+  const twin = { ...structuredClone(cpr), rail_hint: 'OPEN', request_id: randomUUID() };
+  const open = await wallet.derive({ cpr: twin, context: deriveContext() });
+  if (open.ok)
+    fail(
+      `rail_hint ${hint} was refused with UNSUPPORTED_RAIL, yet the same request with rail_hint OPEN is paid; an unrecognised hint is read as OPEN (profile 3)`,
+    );
+}
+
+/**
  * True when `doc` is valid under every rule of profile section 2 (the payee reading of the
  * reference validator at {@link generationNow}: checksums, chain ids, byte lengths, purpose code,
  * display name, no payer-data names...). A wallet may refuse any document that breaks one of them
