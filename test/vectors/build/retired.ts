@@ -1,0 +1,13 @@
+/**
+ * Retired case IDs. A case never changes meaning: when one turns out wrong, its ID is listed here
+ * (with why, and the ID of the case that replaces it, if any) and never used again. The generator
+ * refuses to drop a case that is not listed here, or to change the input of a case that is.
+ */
+export interface RetiredCase {
+  id: string;
+  group: string;
+  reason: string;
+  replaced_by?: string;
+}
+
+export const RETIRED: readonly RetiredCase[] = [];

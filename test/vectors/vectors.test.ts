@@ -1,0 +1,255 @@
+// The proof of the test vectors (issue 28): every vector file is valid against its schema, every
+// case is true of the suite's own modules (validator, codec, crypto, reference wallet and
+// Operator), the committed files are what the generator makes now (so a change that alters a
+// verdict shows as a changed vector in review), and every requirement of the catalog has a vector
+// or a stated reason why none can express it.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadCatalog } from '../../src/catalog/index.js';
+import { SUB_INTERFACE_FIELD_NAMES } from '../../src/model/cpr.js';
+import { getSchemaValidator } from '../../src/schemas/registry.js';
+import { GROUPS, type GroupName, generate } from './build/generate.js';
+import {
+  evaluateChain,
+  evaluateDerivation,
+  evaluateDocument,
+  evaluateJcs,
+  evaluateOperator,
+  evaluateQr,
+  evaluateSignature,
+  evaluateThumbprint,
+  evaluateUri,
+  matchesOutcome,
+  renderForVector,
+  type StepResult,
+  stepMeets,
+} from './lib/evaluate.js';
+import { keyFromSeed } from './lib/keys.js';
+import type {
+  CryptoCase,
+  DerivationCase,
+  DocumentCase,
+  OperatorCase,
+  QrCase,
+  UriCase,
+  VectorFile,
+  VectorIndex,
+} from './lib/types.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const read = <T>(rel: string): T => JSON.parse(readFileSync(join(ROOT, rel), 'utf8')) as T;
+const file = <C = { id: string; requirements: string[] }>(g: GroupName) =>
+  read<Omit<VectorFile, 'cases'> & { cases: C[] }>(`vectors/${g}.json`);
+const index = read<VectorIndex>('vectors/index.json');
+
+describe('vector files', () => {
+  it.each([...GROUPS, 'index'])('vectors/%s.json is valid against its schema in schemas/vectors/', (g) => {
+    const validate = getSchemaValidator(`vectors/${g}`);
+    const ok = validate(read(`vectors/${g}.json`));
+    expect(validate.errors ?? []).toEqual([]);
+    expect(ok).toBe(true);
+  });
+
+  it('the schemas refuse a case without a result (they can fail)', () => {
+    const validate = getSchemaValidator('vectors/uris');
+    const broken = structuredClone(file<UriCase>('uris'));
+    delete (broken.cases[0] as Partial<UriCase>).result;
+    expect(validate(broken)).toBe(false);
+  });
+
+  it('index.json lists every group with its count, and each key is the one its seed makes', () => {
+    expect(index.groups.map((g) => g.group)).toEqual([...GROUPS]);
+    for (const g of index.groups) expect(g.number_of_cases).toBe(file(g.group as GroupName).cases.length);
+    for (const k of index.keys) {
+      const pair = keyFromSeed(Buffer.from(k.seed_hex, 'hex'));
+      expect(pair.publicKey, k.label).toBe(k.public_key);
+      expect(pair.privateJwk, k.label).toEqual(k.private_jwk);
+    }
+  });
+
+  it('case IDs are unique in their group and no retired ID is in use', () => {
+    for (const g of GROUPS) {
+      const ids = file<{ id: string }>(g).cases.map((c) => c.id);
+      expect(new Set(ids).size, g).toBe(ids.length);
+      const retired = index.retired.filter((r) => r.group === g).map((r) => r.id);
+      expect(
+        ids.filter((id) => retired.includes(id)),
+        g,
+      ).toEqual([]);
+    }
+  });
+});
+
+describe('every requirement has a vector or a reason', () => {
+  const catalog = loadCatalog().requirements.map((r) => r.id);
+  const covered = new Set(GROUPS.flatMap((g) => file(g).requirements));
+  const reasons = new Map(index.not_expressed.map((n) => [n.requirement, n.reason]));
+
+  it('each requirement of the catalog is exercised by a vector or listed in not_expressed with why', () => {
+    expect(catalog.filter((id) => !covered.has(id) && !reasons.has(id))).toEqual([]);
+  });
+  it('not_expressed names only catalog requirements that have no vector', () => {
+    expect([...reasons.keys()].filter((id) => covered.has(id) || !catalog.includes(id))).toEqual([]);
+    for (const [id, why] of reasons) expect(why.length, id).toBeGreaterThan(20);
+  });
+  it("every requirement a vector names is in the catalog, and each file header lists its cases' requirements", () => {
+    expect([...covered].filter((id) => !catalog.includes(id))).toEqual([]);
+    for (const g of GROUPS) {
+      const f = file<{ requirements: string[] }>(g);
+      expect(f.requirements, g).toEqual([...new Set(f.cases.flatMap((c) => c.requirements))].sort());
+    }
+  });
+});
+
+describe('documents vectors hold for the validator', () => {
+  const { cases } = file<DocumentCase>('documents');
+  it.each(cases.map((c) => [c.id, c] as const))('%s', (_id, c) => {
+    const r = evaluateDocument(c);
+    expect(r.findings).toEqual(c.findings);
+    if (c.result === 'acceptable') expect(c.outcomes).toContain(r.verdict);
+    else expect(r.verdict).toBe(c.result);
+  });
+});
+
+describe('uris vectors hold for the codec', () => {
+  const { cases } = file<UriCase>('uris');
+  it.each(cases.map((c) => [c.id, c] as const))('%s', (_id, c) => {
+    const r = evaluateUri(c.uri);
+    expect(r.findings).toEqual(c.findings);
+    expect(r.decoded).toEqual(c.decoded);
+    if (c.result === 'acceptable') expect(c.outcomes).toContain(r.verdict);
+    else expect(r.verdict).toBe(c.result);
+  });
+});
+
+describe('qr vectors hold for the codec', () => {
+  const { cases } = file<QrCase>('qr');
+  it.each(cases.map((c) => [c.id, c] as const))('%s', async (_id, c) => {
+    const r = await evaluateQr(c);
+    expect(r.findings).toEqual(c.findings);
+    if (c.kind === 'render') {
+      expect(r.verdict).toBe(c.result);
+      return;
+    }
+    expect(r.payload).toBe(c.payload);
+    expect(r.modes).toEqual(c.modes);
+    // the image is what the stated error correction, scale and margin render (so the stated level is the symbol's)
+    const segments =
+      c.modes && c.modes.length > 1 ? undefined : [{ data: c.payload as string, mode: 'byte' as const }];
+    if (segments !== undefined) {
+      const png = await renderForVector(
+        c.payload as string,
+        c.error_correction,
+        c.scale as number,
+        c.margin as number,
+      );
+      expect(png.toString('base64')).toBe(c.png_base64);
+    }
+    const conforms = (c.modes ?? []).every((m) => m === 'byte') && c.error_correction !== 'L';
+    expect(conforms ? 'valid' : 'invalid').toBe(c.result);
+  });
+});
+
+describe('crypto vectors hold for the crypto module', () => {
+  const { cases } = file<CryptoCase>('crypto');
+  it.each(cases.map((c) => [c.id, c] as const))('%s', (_id, c) => {
+    if (c.kind === 'jcs') {
+      const r = evaluateJcs(c);
+      if (c.result === 'valid') {
+        expect(r.canonical).toBe(c.canonical);
+        expect(Buffer.from(c.canonical as string, 'utf8').toString('hex')).toBe(c.canonical_utf8_hex);
+      } else expect(r.canonical).toBeUndefined();
+    } else if (c.kind === 'signature') {
+      const r = evaluateSignature(c);
+      expect(r.verdict).toBe(c.result);
+      expect(r.signing_input).toBe(c.signing_input);
+    } else if (c.kind === 'chain') {
+      const digests = evaluateChain(c);
+      if (c.result === 'valid') expect(digests).toEqual(c.digests);
+      else expect(digests[digests.length - 1]).not.toBe(c.chain_digest);
+    } else {
+      expect(evaluateThumbprint(c)).toBe(c.kid);
+    }
+  });
+});
+
+describe('derivation vectors hold for the reference wallet', () => {
+  const { cases } = file<DerivationCase>('derivation');
+  it.each(cases.map((c) => [c.id, c] as const))('%s', async (_id, c) => {
+    const actual = await evaluateDerivation(c);
+    const matching = c.outcomes.filter((o) => matchesOutcome(actual, o, SUB_INTERFACE_FIELD_NAMES));
+    expect(matching.length, JSON.stringify(actual).slice(0, 400)).toBeGreaterThan(0);
+    expect(c.result).toBe(
+      c.outcomes.length > 1 ? 'acceptable' : 'error' in (c.outcomes[0] ?? {}) ? 'invalid' : 'valid',
+    );
+  });
+
+  it('the outcome matcher refuses a Payment that differs (it can fail)', async () => {
+    const c = cases.find((x) => x.id === 'rail-sepa-ct') as DerivationCase;
+    const actual = (await evaluateDerivation(c)) as { payment: Record<string, unknown> };
+    const outcome = c.outcomes[0] as {
+      payment: Record<string, unknown>;
+      conditions: Record<string, unknown>;
+    };
+    const wrongAmount = structuredClone(actual);
+    (wrongAmount.payment.value as Record<string, unknown>).amount = '2501';
+    expect(matchesOutcome(wrongAmount, outcome, SUB_INTERFACE_FIELD_NAMES)).toBe(false);
+    const wrongCondition = structuredClone(actual);
+    ((wrongCondition.payment.intent as Record<string, unknown>).conditions as Record<string, unknown>).iban =
+      'X';
+    expect(matchesOutcome(wrongCondition, outcome, SUB_INTERFACE_FIELD_NAMES)).toBe(false);
+    const badId = structuredClone(actual);
+    badId.payment.id = 'not-a-uuid';
+    expect(matchesOutcome(badId, outcome, SUB_INTERFACE_FIELD_NAMES)).toBe(false);
+    expect(matchesOutcome(actual, outcome, SUB_INTERFACE_FIELD_NAMES)).toBe(true);
+  });
+});
+
+describe('operator vectors hold for the reference Operator', () => {
+  const { cases } = file<OperatorCase>('operator');
+  it.each(cases.map((c) => [c.id, c] as const))('%s', async (_id, c) => {
+    const results = await evaluateOperator(c);
+    const done: Record<string, StepResult> = {};
+    const problems: string[] = [];
+    c.steps.forEach((step, i) => {
+      const r = results[i] as StepResult;
+      done[step.step] = r;
+      for (const p of stepMeets(c, step, r, done)) problems.push(`${step.step}: ${p}`);
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it('a step whose balances differ is reported (the comparison can fail)', async () => {
+    const c = structuredClone(cases.find((x) => x.id === 'issue-and-status') as OperatorCase);
+    const results = await evaluateOperator(c);
+    const step = c.steps[0] as OperatorCase['steps'][number];
+    (step.expected.balances['principal-funded'] as { available: string }).available = '1';
+    expect(
+      stepMeets(c, step, results[0] as StepResult, { [step.step]: results[0] as StepResult }).join(),
+    ).toMatch(/balances/);
+  });
+});
+
+describe('the committed vectors are what the generator makes now', () => {
+  let generated: Awaited<ReturnType<typeof generate>>;
+  beforeAll(async () => {
+    generated = await generate(ROOT);
+  });
+  it.each([...GROUPS])('vectors/%s.json', (g) => {
+    const committed = read<VectorFile>(`vectors/${g}.json`);
+    const { suite_version: _a, ...now } = generated.files[g];
+    const { suite_version: _b, ...then } = committed;
+    expect(
+      isDeepStrictEqual(now, then),
+      `vectors/${g}.json is stale: run "npm run vectors" and commit it`,
+    ).toBe(true);
+  });
+  it('vectors/index.json and docs/vectors.md', () => {
+    const { suite_version: _a, ...now } = generated.index;
+    const { suite_version: _b, ...then } = index;
+    expect(now).toEqual(then);
+    expect(readFileSync(join(ROOT, 'docs/vectors.md'), 'utf8')).toBe(generated.docs);
+  });
+});
