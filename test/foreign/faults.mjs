@@ -445,7 +445,7 @@ export const FAULTS = [
     'operator',
     'concurrency',
     'Redemption checks ACTIVE, awaits a payout instruction, then writes REDEEMED: two simultaneous redemptions of one pack both succeed.',
-    'task/profile 4: two simultaneous redemptions of one pack must not both succeed; cash-pack 3: REDEEMED is terminal; INSTRUMENT_NOT_ACTIVE.',
+    'cash-pack 3: REDEEMED is terminal; 7: INSTRUMENT_NOT_ACTIVE "The status is REDEEMED ..."; profile 4: redemption "releases it to the redeemer" (once; a second success pays the amount twice).',
   ),
   f(
     'op-issue-duplicate-race',

@@ -12,7 +12,6 @@ import {
   timingSafeEqual,
   verify,
 } from 'node:crypto';
-import { setImmediate as yieldTurn } from 'node:timers/promises';
 import { amountText, parseAmount, parseBalance } from './lib/amount.mjs';
 import { b64urlDecodeStrict, b64urlEncode, percentDecode } from './lib/codec.mjs';
 import { UUID_RE } from './lib/cpr.mjs';
@@ -38,6 +37,11 @@ const FUNDED_BALANCE = 10n ** 30n;
 const LOW_BALANCE = 5000n;
 /** How far a Lock Request's created_at may lie ahead of the Operator's clock. */
 const CREATED_AT_LEEWAY_NS = 60n * SECOND_NS;
+/**
+ * Timing tolerance at the edges of the expiry range: less than one second, because
+ * clients stamp created_at and expires_at at slightly different moments.
+ */
+const EDGE_TOLERANCE_NS = SECOND_NS;
 
 const sha256Hex = (bytes) => createHash('sha256').update(bytes).digest('hex');
 const assetKey = (a) => `${a.type}|${a.code}|${a.chain_id ?? ''}`;
@@ -233,7 +237,7 @@ export async function startOperator({ tls, fault = null }) {
 
     if (seen.request.has(requestId))
       throw new HttpError(409, 'DUPLICATE_ID', 'this request_id was seen before');
-    if (on('op-issue-duplicate-race')) await yieldTurn(); // "database round trip"
+    if (on('op-issue-duplicate-race')) await sleep(25); // "database round trip"
 
     const balance = principal.balances.get(assetKey(asset));
     if (on('op-failed-issue-keeps-lock')) {
@@ -244,13 +248,17 @@ export async function startOperator({ tls, fault = null }) {
       balance.locked += amount;
     }
 
-    // Expiry range, measured from the request's created_at (which may not lie ahead of our clock).
+    // Expiry range, measured from the request's created_at, with under a second of tolerance
+    // at both edges; created_at may not lie ahead of our clock, expires_at must still be ahead.
     const t = now();
-    const ahead = expires.ns - (on('op-expiry-min-from-receipt') ? t : created.ns);
+    const ahead = expires.ns - created.ns;
     const min = nsFromSeconds(POLICY.min_expiry_seconds);
     const max = nsFromSeconds(POLICY.max_expiry_seconds);
-    const tooLong = on('op-expiry-max-exclusive') ? ahead >= max : ahead > max;
-    if (ahead < min || tooLong || created.ns > t + CREATED_AT_LEEWAY_NS || expires.ns <= t)
+    const longEnough = on('op-expiry-min-from-receipt')
+      ? expires.ns - t >= min
+      : ahead > min - EDGE_TOLERANCE_NS;
+    const shortEnough = on('op-expiry-max-exclusive') ? ahead < max : ahead < max + EDGE_TOLERANCE_NS;
+    if (!longEnough || !shortEnough || created.ns > t + CREATED_AT_LEEWAY_NS || expires.ns <= t)
       throw new HttpError(422, 'EXPIRY_INVALID', 'expires_at is outside the permitted range');
 
     const maxAmount = BigInt(POLICY.max_amount);
@@ -366,7 +374,7 @@ export async function startOperator({ tls, fault = null }) {
     const depthLimit = on('op-chain-depth-off-by-one') ? POLICY.max_chain_depth - 1 : POLICY.max_chain_depth;
     if (p.renewal_chain.length >= depthLimit)
       throw new HttpError(422, 'CHAIN_DEPTH_EXCEEDED', 'the renewal chain is at its maximum depth');
-    if (on('op-renew-race')) await yieldTurn(); // "optimistic" write
+    if (on('op-renew-race')) await sleep(25); // "optimistic" write
 
     seen.renewal.add(renewalKey);
     const prevBytes = on('op-chain-digest-raw-bytes')
@@ -505,7 +513,6 @@ export async function startOperator({ tls, fault = null }) {
     if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n > 100 * 365 * 86400)
       throw badRequest('advance_seconds must be a non-negative number of seconds');
     clock.advance(n);
-    sweep();
     return { status: 200, body: { now: formatNs(clock.nowNs(), 3) } };
   }
 

@@ -3,7 +3,6 @@
 // renders QR codes and records fulfilments (profile section 2).
 
 import { randomBytes, randomUUID } from 'node:crypto';
-import { setImmediate as yieldTurn } from 'node:timers/promises';
 import { parseAmount } from './lib/amount.mjs';
 import { b64urlEncode, base32Lower, codePointLength, percentDecode, percentEncode } from './lib/codec.mjs';
 import { ASSET_TYPES, CPR_VERSION, findPayerTerms, RAILS, UUID_RE } from './lib/cpr.mjs';
@@ -312,7 +311,7 @@ export async function startPayee({ tls, fault = null }) {
       if (on('payee-expired-hit-consumes')) entry.consumed = true;
       throw new HttpError(410, 'TOKEN_EXPIRED', 'this token has expired');
     }
-    if (on('payee-token-race')) await yieldTurn(); // the "session store" lookup
+    if (on('payee-token-race')) await new Promise((r) => setTimeout(r, 25)); // "session store" round trip
     entry.consumed = true;
     let cpr = entry.cpr;
     if (on('payee-served-to-client')) {
@@ -360,4 +359,3 @@ export async function startPayee({ tls, fault = null }) {
     close: () => Promise.all([base.close(), harness.close(), plain.close()]).then(() => undefined),
   };
 }
-

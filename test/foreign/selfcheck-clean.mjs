@@ -659,7 +659,7 @@ export async function checkOperator(cfg, ca, t) {
     );
     await expect(
       '/v1/cashpack/issue',
-      lockRequest(funded, { bearer: b, expiresIn: 9000 }),
+      lockRequest(funded, { bearer: b, expiresIn: 5000 }),
       422,
       'EXPIRY_INVALID',
     );
