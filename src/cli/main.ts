@@ -9,6 +9,7 @@ import { registerReport } from './report.js';
 import { registerRun } from './run.js';
 import { registerServe } from './serve.js';
 import { registerValidate } from './validate.js';
+import { registerVectors } from './vectors.js';
 import { suiteVersion } from './version.js';
 
 /**
@@ -30,6 +31,7 @@ export async function main(argv: string[]): Promise<number> {
   registerMatrix(program);
   registerMerge(program);
   registerReplay(program);
+  registerVectors(program);
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

@@ -1,12 +1,12 @@
 /**
  * What `npm pack` ships: the compiled package, its declarations, the schemas and the catalog,
- * the licence and the README; never tests, fixtures, benches or sources. Also that every
- * declaration file a consumer's TypeScript reads finds the packages it names among our
+ * the test vectors, the licence and the README; never tests, fixtures, benches or sources. Also
+ * that every declaration file a consumer's TypeScript reads finds the packages it names among our
  * dependencies (the `@types` ones included), and that the source maps lead a consumer's debugger
  * and stack traces to real sources although src/ is not shipped (they embed them).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -31,7 +31,8 @@ const ALLOWED = [
   /^dist\/(src|suites)\/.+\.(js|d\.ts|js\.map)$/,
   /^schemas\/.+\.schema\.json$/,
   /^suites\/catalog\/[a-z-]+\.json$/,
-  /^docs\/profile\.md$/,
+  /^docs\/(profile|vectors)\.md$/,
+  /^vectors\/[a-z]+\.json$/,
 ];
 const FORBIDDEN = /(^|\/)(test|tests|__tests__|fixtures|bench|examples)\/|\.test\.|\.bench\.|^src\//;
 
@@ -95,6 +96,15 @@ describe('npm pack', () => {
       expect(files).toContain(required);
     }
     expect(files.some((f) => f.startsWith('dist/suites/'))).toBe(true);
+  });
+
+  it('ships the test vectors: every file of vectors/ and schemas/vectors/, and docs/vectors.md', () => {
+    const vectors = readdirSync(join(ROOT, 'vectors')).map((f) => `vectors/${f}`);
+    const schemas = readdirSync(join(ROOT, 'schemas', 'vectors')).map((f) => `schemas/vectors/${f}`);
+    expect(vectors).toContain('vectors/index.json');
+    expect(vectors.length).toBeGreaterThanOrEqual(7);
+    expect(schemas.length).toBeGreaterThanOrEqual(8);
+    for (const f of [...vectors, ...schemas, 'docs/vectors.md']) expect(files, f).toContain(f);
   });
 
   it('holds every file package.json names: bin, types and each exports condition', () => {
