@@ -141,13 +141,6 @@ export const FAULTS = [
     'profile 2: the clock moves now "for every expiry decision (tokens, requests, packs)"; fulfilments: "409 REQUEST_EXPIRED past expires_at".',
   ),
   f(
-    'payee-expired-hit-consumes',
-    'payee',
-    'half-changed-state',
-    'A retrieval of an expired token marks it consumed before answering, so a second try of the expired token answers TOKEN_CONSUMED.',
-    'profile 2: "past its lifetime: 410 TOKEN_EXPIRED" (the token never had a successful retrieval; spec 5 rule 2 invalidates only after "the first successful retrieval").',
-  ),
-  f(
     'payee-validity-minute-floor',
     'payee',
     'arithmetic',
@@ -504,11 +497,11 @@ export const FAULTS = [
     'profile 4: "redemption releases it to the redeemer and never back to the Principal".',
   ),
   f(
-    'op-expiry-min-from-receipt',
+    'op-expiry-min-safety-margin',
     'operator',
     'clocks',
-    'The minimum expiry is measured from the moment the request is processed, so expires_at = created_at + min_expiry_seconds is refused by the transit time.',
-    'profile 4: "an expiry exactly min_expiry_seconds ... ahead is in range (a suite allows a few seconds of clock skew at the edges)".',
+    'The minimum expiry is enforced with a 60-second "safety margin": an expiry less than min_expiry_seconds + 60 s ahead is refused EXPIRY_INVALID.',
+    'profile 4: "an expiry exactly min_expiry_seconds ... ahead is in range"; cash-pack 7: EXPIRY_INVALID only when "outside the Operator\'s permitted range".',
   ),
   f(
     'op-offset-ignored',

@@ -237,7 +237,7 @@ export async function startOperator({ tls, fault = null }) {
 
     if (seen.request.has(requestId))
       throw new HttpError(409, 'DUPLICATE_ID', 'this request_id was seen before');
-    if (on('op-issue-duplicate-race')) await sleep(25); // "database round trip"
+    if (on('op-issue-duplicate-race')) await sleep(80); // "database round trip"
 
     const balance = principal.balances.get(assetKey(asset));
     if (on('op-failed-issue-keeps-lock')) {
@@ -254,9 +254,8 @@ export async function startOperator({ tls, fault = null }) {
     const ahead = expires.ns - created.ns;
     const min = nsFromSeconds(POLICY.min_expiry_seconds);
     const max = nsFromSeconds(POLICY.max_expiry_seconds);
-    const longEnough = on('op-expiry-min-from-receipt')
-      ? expires.ns - t >= min
-      : ahead > min - EDGE_TOLERANCE_NS;
+    const margin = on('op-expiry-min-safety-margin') ? 60n * SECOND_NS + EDGE_TOLERANCE_NS : 0n;
+    const longEnough = ahead > min - EDGE_TOLERANCE_NS + margin;
     const shortEnough = on('op-expiry-max-exclusive') ? ahead < max : ahead < max + EDGE_TOLERANCE_NS;
     if (!longEnough || !shortEnough || created.ns > t + CREATED_AT_LEEWAY_NS || expires.ns <= t)
       throw new HttpError(422, 'EXPIRY_INVALID', 'expires_at is outside the permitted range');
@@ -374,7 +373,7 @@ export async function startOperator({ tls, fault = null }) {
     const depthLimit = on('op-chain-depth-off-by-one') ? POLICY.max_chain_depth - 1 : POLICY.max_chain_depth;
     if (p.renewal_chain.length >= depthLimit)
       throw new HttpError(422, 'CHAIN_DEPTH_EXCEEDED', 'the renewal chain is at its maximum depth');
-    if (on('op-renew-race')) await sleep(25); // "optimistic" write
+    if (on('op-renew-race')) await sleep(80); // "optimistic" write
 
     seen.renewal.add(renewalKey);
     const prevBytes = on('op-chain-digest-raw-bytes')
@@ -438,7 +437,7 @@ export async function startOperator({ tls, fault = null }) {
         'REDEEMER_NOT_IDENTIFIED',
         'the redeemer is not identified to the required level',
       );
-    if (on('op-redeem-race')) await sleep(15); // "payout instruction" before the state write
+    if (on('op-redeem-race')) await sleep(80); // "payout instruction" before the state write
 
     seen.redemption.add(redemptionId);
     p.status = 'REDEEMED';

@@ -279,7 +279,7 @@ export async function startPayee({ tls, fault = null }) {
     if (request.fulfilled) throw new HttpError(409, 'DUPLICATE_ID', 'this request was already fulfilled');
     const current = on('payee-fulfillment-wall-clock') ? clock.wallNs() : now();
     if (current >= request.expiresNs) throw new HttpError(409, 'REQUEST_EXPIRED', 'this request has expired');
-    if (on('payee-fulfillment-race')) await new Promise((r) => setTimeout(r, 20)); // "ledger write"
+    if (on('payee-fulfillment-race')) await new Promise((r) => setTimeout(r, 80)); // "ledger write"
     request.fulfilled = true;
     return { status: 200, body: { request_id: id, fulfilled_at: stamp(now()) } };
   }
@@ -307,11 +307,8 @@ export async function startPayee({ tls, fault = null }) {
     const leak = on('payee-consumed-error-leaks') ? { body: { request_id: entry.requestId } } : {};
     if (entry.consumed) throw new HttpError(410, 'TOKEN_CONSUMED', 'this token was already used', leak);
     const current = on('payee-token-expiry-wall-clock') ? clock.wallNs() : now();
-    if (current >= entry.expiresNs) {
-      if (on('payee-expired-hit-consumes')) entry.consumed = true;
-      throw new HttpError(410, 'TOKEN_EXPIRED', 'this token has expired');
-    }
-    if (on('payee-token-race')) await new Promise((r) => setTimeout(r, 25)); // "session store" round trip
+    if (current >= entry.expiresNs) throw new HttpError(410, 'TOKEN_EXPIRED', 'this token has expired');
+    if (on('payee-token-race')) await new Promise((r) => setTimeout(r, 80)); // "session store" round trip
     entry.consumed = true;
     let cpr = entry.cpr;
     if (on('payee-served-to-client')) {

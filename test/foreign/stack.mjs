@@ -140,7 +140,13 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     process.stderr.write(`${err.message}\n`);
     process.exit(2);
   }
-  const stack = await startForeignStack(args);
+  let stack;
+  try {
+    stack = await startForeignStack(args);
+  } catch (err) {
+    process.stderr.write(`foreign stack: ${err.message}\n`);
+    process.exit(1);
+  }
   process.stdout.write(`${stack.configPath}\n`);
   const shutdown = () => {
     stack.stop().then(() => process.exit(0));

@@ -361,7 +361,7 @@ export function createWallet({ trustPems, fault = null, supportedRails = SUPPORT
     let context = req.context;
     if (on('wallet-shared-context-race')) {
       shared.context = context;
-      await sleep(30); // the "risk check" round trip
+      await sleep(80); // the "risk check" round trip
       context = shared.context;
     }
     let doc;
