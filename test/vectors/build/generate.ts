@@ -113,7 +113,7 @@ const HEADERS: Record<GroupName, { description: string; source: string[]; notes:
   },
   uris: {
     description:
-      'cpr:// URIs (spec 4.2, profile 2) with the codec's findings and what a reader decodes (reference: token, endpoint, retrieval_url; inline: the JSON text and document). result is invalid when a finding is an error; decoded is absent when the URI cannot be read at all, and present for a URI that breaks only a payee's rule (a token outside the profile format: an error of the payee that does not stop a reader). acceptable: a reader may accept or refuse.',
+      'cpr:// URIs (spec 4.2, profile 2) with the codec findings and what a reader decodes (reference: token, endpoint, retrieval_url; inline: the JSON text and document). result is invalid when a finding is an error; decoded is absent when the URI cannot be read at all, and present for a URI that breaks only a rule of the payee (a token outside the profile format: an error of the payee that does not stop a reader). acceptable: a reader may accept or refuse.',
     source: ['CPR-1.0 sections 4.2, 5', 'profile section 2'],
     notes: {
       ReaderChoice: 'profile 2 fixes how a payee writes it, not whether a reader refuses another spelling',

@@ -836,61 +836,6 @@ export function operatorSpecs(): OperatorSpec[] {
       ],
     },
     {
-      id: 'balance-harness',
-      comment:
-        "the optional balance harness sets a principal's available balance, locked funds unchanged; an unknown principal or a malformed amount is 400 INVALID_REQUEST",
-      req: ['PRF-4-HARNESS-BALANCE', 'PRF-4-HARNESS-BALANCE-INVALID-400', 'CP-7-INSUFFICIENT-BALANCE'],
-      steps: [
-        issue(
-          'issue',
-          { n: 1, principal: 'principal-low', amount: '4000' },
-          {
-            status: 201,
-            balances: { 'principal-funded': bal('5000000', '0'), 'principal-low': bal('1000', '4000') },
-          },
-        ),
-        {
-          step: 'set',
-          action: 'set_balance',
-          body: { principal_id: 'principal-low', available_balance: '300' },
-          expect: {
-            status: 200,
-            body: { principal_id: 'principal-low', available_balance: '300' },
-            balances: { 'principal-funded': bal('5000000', '0'), 'principal-low': bal('300', '4000') },
-          },
-        },
-        issue('over', { n: 2, principal: 'principal-low', amount: '301' }, E(422, 'INSUFFICIENT_BALANCE')),
-        issue(
-          'exact',
-          { n: 3, principal: 'principal-low', amount: '300' },
-          {
-            status: 201,
-            balances: { 'principal-funded': bal('5000000', '0'), 'principal-low': bal('0', '4300') },
-          },
-        ),
-        {
-          step: 'unknown-principal',
-          action: 'set_balance',
-          body: { principal_id: 'principal-nobody', available_balance: '1' },
-          expect: E(400, 'INVALID_REQUEST'),
-        },
-        {
-          step: 'bad-amount',
-          action: 'set_balance',
-          body: { principal_id: 'principal-low', available_balance: '-5' },
-          expect: E(400, 'INVALID_REQUEST'),
-        },
-        {
-          step: 'number-amount',
-          action: 'set_balance',
-          body: { principal_id: 'principal-low', available_balance: 5 },
-          expect: E(400, 'INVALID_REQUEST', {
-            balances: { 'principal-funded': bal('5000000', '0'), 'principal-low': bal('0', '4300') },
-          }),
-        },
-      ],
-    },
-    {
       id: 'status-access',
       comment:
         "status without a credential or with another principal's is 403 FORBIDDEN; an unknown pack is 403 to an outsider and 404 PACK_UNKNOWN to the Operator",
@@ -927,4 +872,66 @@ export function operatorSpecs(): OperatorSpec[] {
 /** The initial state every operator vector starts from. */
 export function initialState(): OperatorCase['initial'] {
   return structuredClone(INITIAL);
+}
+
+/**
+ * The optional balance harness of profile 4 (`POST {harness}/balance`). Not among the operator
+ * vectors while the committed reference Operator has no balance harness (see not-expressed.ts).
+ */
+export function balanceHarnessSpec(): OperatorSpec {
+  return {
+    id: 'balance-harness',
+    comment:
+      "the optional balance harness sets a principal's available balance, locked funds unchanged; an unknown principal or a malformed amount is 400 INVALID_REQUEST",
+    req: ['PRF-4-HARNESS-BALANCE', 'PRF-4-HARNESS-BALANCE-INVALID-400', 'CP-7-INSUFFICIENT-BALANCE'],
+    steps: [
+      issue(
+        'issue',
+        { n: 1, principal: 'principal-low', amount: '4000' },
+        {
+          status: 201,
+          balances: { 'principal-funded': bal('5000000', '0'), 'principal-low': bal('1000', '4000') },
+        },
+      ),
+      {
+        step: 'set',
+        action: 'set_balance',
+        body: { principal_id: 'principal-low', available_balance: '300' },
+        expect: {
+          status: 200,
+          body: { principal_id: 'principal-low', available_balance: '300' },
+          balances: { 'principal-funded': bal('5000000', '0'), 'principal-low': bal('300', '4000') },
+        },
+      },
+      issue('over', { n: 2, principal: 'principal-low', amount: '301' }, E(422, 'INSUFFICIENT_BALANCE')),
+      issue(
+        'exact',
+        { n: 3, principal: 'principal-low', amount: '300' },
+        {
+          status: 201,
+          balances: { 'principal-funded': bal('5000000', '0'), 'principal-low': bal('0', '4300') },
+        },
+      ),
+      {
+        step: 'unknown-principal',
+        action: 'set_balance',
+        body: { principal_id: 'principal-nobody', available_balance: '1' },
+        expect: E(400, 'INVALID_REQUEST'),
+      },
+      {
+        step: 'bad-amount',
+        action: 'set_balance',
+        body: { principal_id: 'principal-low', available_balance: '-5' },
+        expect: E(400, 'INVALID_REQUEST'),
+      },
+      {
+        step: 'number-amount',
+        action: 'set_balance',
+        body: { principal_id: 'principal-low', available_balance: 5 },
+        expect: E(400, 'INVALID_REQUEST', {
+          balances: { 'principal-funded': bal('5000000', '0'), 'principal-low': bal('0', '4300') },
+        }),
+      },
+    ],
+  };
 }

@@ -110,7 +110,9 @@ export async function renderForVector(
     return r.png;
   }
   const segs = segments ?? [{ data: payload, mode: 'byte' as const }];
-  const data = segs.map((s) => (s.mode === 'byte' ? { data: Buffer.from(s.data, 'utf8'), mode: 'byte' as const } : s));
+  const data = segs.map((s) =>
+    s.mode === 'byte' ? { data: Buffer.from(s.data, 'utf8'), mode: 'byte' as const } : s,
+  );
   return (QRCode.toBuffer as (segments: unknown, options: unknown) => Promise<Buffer>)(data, {
     type: 'png',
     errorCorrectionLevel: ec,
@@ -383,9 +385,16 @@ export async function evaluateOperator(c: OperatorCase): Promise<StepResult[]> {
           r = await operator.status(packId as string, cred === undefined ? undefined : `Bearer ${cred}`);
           break;
         }
-        case 'set_balance':
-          r = await operator.setBalance(body);
+        case 'set_balance': {
+          // the optional balance harness (profile 4), read as an optional member of the Operator
+          const setBalance = (
+            operator as unknown as { setBalance?: (b: unknown) => Promise<{ status: number; body: unknown }> }
+          ).setBalance;
+          if (setBalance === undefined)
+            throw new Error('the reference Operator has no balance harness (setBalance)');
+          r = await setBalance.call(operator, body);
           break;
+        }
         case 'policy':
           r = operator.policyDocument();
           break;
