@@ -14,7 +14,7 @@ import {
 } from 'node:crypto';
 import { amountText, parseAmount, parseBalance } from './lib/amount.mjs';
 import { b64urlDecodeStrict, b64urlEncode, percentDecode } from './lib/codec.mjs';
-import { UUID_RE } from './lib/cpr.mjs';
+import { chainKey, UUID_RE } from './lib/cpr.mjs';
 import { badRequest, HttpError, startServer } from './lib/http.mjs';
 import { canonicalBytes, isObject } from './lib/json.mjs';
 import { formatNs, nsFromSeconds, parseRfc3339, SECOND_NS, TestClock, toZulu } from './lib/time.mjs';
@@ -49,7 +49,9 @@ const assetKey = (a) => `${a.type}|${a.code}|${a.chain_id ?? ''}`;
 const sameAsset = (offered, asked) =>
   asked.type === offered.type &&
   asked.code === offered.code &&
-  (asked.chain_id === undefined ? offered.chain_id === undefined : asked.chain_id === offered.chain_id);
+  (asked.chain_id === undefined
+    ? offered.chain_id === undefined
+    : offered.chain_id !== undefined && chainKey(asked.chain_id) === chainKey(offered.chain_id));
 const hasOwn = (o, k) => Object.hasOwn(o, k);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -182,7 +184,7 @@ export async function startOperator({ tls, fault = null }) {
     });
   }
 
-  const balanceOf = (p) => principals.get(p.principalId).balances.get(assetKey(p.asset));
+  const balanceOf = (p) => principals.get(p.principalId).balances.get(p.balanceKey);
 
   // Terminal moves and where the money goes.
   function expirePack(p, { refund = true } = {}) {
@@ -277,11 +279,12 @@ export async function startOperator({ tls, fault = null }) {
     const packId = randomUUID();
     const expiresText = on('op-offset-echoed') ? lock.expires_at : toZulu(expires);
     const initialPk = b64urlEncode(bearerPk);
+    const packAsset = structuredClone(lock.asset); // as the Principal signed it
     const d0 = sha256Hex(
       canonicalBytes({
         pack_id: packId,
         amount: lock.amount,
-        asset,
+        asset: packAsset,
         expires_at: expiresText,
         initial_bearer_pk: initialPk,
       }),
@@ -291,7 +294,8 @@ export async function startOperator({ tls, fault = null }) {
       principalId,
       amount: lock.amount,
       amountValue: amount,
-      asset,
+      asset: packAsset,
+      balanceKey: assetKey(asset),
       issued_at: formatNs(t),
       expires_at: expiresText,
       expiresNs: expires.ns,
