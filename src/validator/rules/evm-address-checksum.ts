@@ -35,12 +35,12 @@ function checksumOf(lower: string): string {
 }
 
 /** What is wrong with an address string (the message after the member's name), or OK. */
-type Verdict = { why: string; severity: 'error' | 'warning' } | typeof OK;
+type Verdict = string | typeof OK;
 const OK = null;
 
 /** An EVM address: `0x` and 40 hex digits. */
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const SHAPE: Verdict = { why: 'must be an EVM address: 0x followed by 40 hex digits', severity: 'error' };
+const SHAPE: Verdict = 'must be an EVM address: 0x followed by 40 hex digits';
 
 /**
  * Verdicts on recent address strings: a document carries its receiver address twice (top level
@@ -56,15 +56,14 @@ function verdictOf(value: string): Verdict {
   if (v !== undefined) return v;
   if (!ADDRESS.test(value)) v = SHAPE;
   else {
-    // a single-case address whose checksum form is itself (no letter the hash makes upper case,
-    // or digits only) is correctly written: EIP-55 cannot tell it apart, so it is no warning
-    const expected = toChecksumAddress(value);
+    // a single-case address carries no checksum: a valid EVM address (EIP-55 is backward
+    // compatible and neither CPR-1.0 nor the profile asks for it), so no finding at all
     const digits = value.slice(2);
-    if (value === expected) v = OK;
-    else if (digits === digits.toLowerCase() || digits === digits.toUpperCase()) {
-      v = { why: `has no EIP-55 checksum (single case); write it as ${expected}`, severity: 'warning' };
-    } else
-      v = { why: `fails its EIP-55 checksum (expected ${expected}); check for a typo`, severity: 'error' };
+    if (digits === digits.toLowerCase() || digits === digits.toUpperCase()) v = OK;
+    else {
+      const expected = toChecksumAddress(value);
+      v = value === expected ? OK : `fails its EIP-55 checksum (expected ${expected}); check for a typo`;
+    }
   }
   verdicts.set(value, v);
   return v;
@@ -85,8 +84,8 @@ const PLACES = [
  * Decision: a mixed-case address whose checksum does not match is an **error** (it is almost
  * certainly mistyped, and EIP-55 was made to catch exactly that). An all-lower-case or
  * all-upper-case address carries no checksum: it is a valid EVM address (EIP-55 is backward
- * compatible and CPR-1.0 does not require EIP-55), so it is a **warning** that the typo
- * protection is missing, not an error.
+ * compatible, and neither CPR-1.0 nor the profile requires it), so it gets no finding: a
+ * warning would charge a payee for a choice the contract allows.
  */
 export const evmAddressChecksum: Rule = {
   name: 'evm-address-checksum',
@@ -107,5 +106,5 @@ function collectEvmAddressChecksum({ doc }: RuleContext, out: Finding[]): void {
 }
 
 function report(v: Verdict, [path, req]: (typeof PLACES)[number], out: Finding[]): void {
-  if (v !== OK) out.push(finding(req, pointer(path), `${path.join('.')} ${v.why}`, v.severity));
+  if (v !== OK) out.push(finding(req, pointer(path), `${path.join('.')} ${v}`));
 }
