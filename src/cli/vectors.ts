@@ -52,7 +52,7 @@ export function registerVectors(program: Command): void {
       '--out <dir>',
       'folder to write <group>.json, index.json and schemas/ into (default: print to stdout)',
     )
-    .option('--group <name>', 'only this group (documents, uris, qr, crypto, derivation, operator)')
+    .option('--group <name>', 'only this group (documents, uris, qr, crypto, payee, derivation, operator)')
     .action(async (opts: { out?: string; group?: string }) => {
       const root = packageRoot();
       const all = groupsOf(root);

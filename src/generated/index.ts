@@ -58,5 +58,6 @@ export type * from './vectors/documents.js';
 export type * from './vectors/finding.js';
 export type * from './vectors/index.js';
 export type * from './vectors/operator.js';
+export type * from './vectors/payee.js';
 export type * from './vectors/qr.js';
 export type * from './vectors/uris.js';

@@ -39,7 +39,7 @@ describe('cprc vectors', () => {
     const dir = testScratchDir('vectors-out');
     const r = await cprc('vectors', '--out', dir);
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/6 vector group\(s\), \d+ cases, written to/);
+    expect(r.out).toMatch(/7 vector group\(s\), \d+ cases, written to/);
     const index = JSON.parse(readFileSync(join(ROOT, 'vectors', 'index.json'), 'utf8')) as {
       groups: Array<{ group: string }>;
     };
@@ -79,7 +79,7 @@ describe('cprc vectors', () => {
   it('without options prints a summary of the groups and how to write them', async () => {
     const r = await cprc('vectors');
     expect(r.code).toBe(0);
-    for (const g of ['documents', 'uris', 'qr', 'crypto', 'derivation', 'operator'])
+    for (const g of ['documents', 'uris', 'qr', 'crypto', 'payee', 'derivation', 'operator'])
       expect(r.out).toContain(g);
     expect(r.out).toContain('--out DIR');
   });

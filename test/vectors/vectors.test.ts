@@ -27,11 +27,13 @@ import {
   stepMeets,
 } from './lib/evaluate.js';
 import { keyFromSeed } from './lib/keys.js';
+import { evaluatePayee, type PayeeStepResult, payeeStepMeets } from './lib/payee.js';
 import type {
   CryptoCase,
   DerivationCase,
   DocumentCase,
   OperatorCase,
+  PayeeCase,
   QrCase,
   UriCase,
   VectorFile,
@@ -172,6 +174,32 @@ describe('crypto vectors hold for the crypto module', () => {
     } else {
       expect(evaluateThumbprint(c)).toBe(c.kid);
     }
+  });
+});
+
+describe('payee vectors hold for the reference payee', () => {
+  const { cases } = file<PayeeCase>('payee');
+  it.each(cases.map((c) => [c.id, c] as const))('%s', async (_id, c) => {
+    const results = await evaluatePayee(c);
+    const done: Record<string, PayeeStepResult> = {};
+    const problems: string[] = [];
+    c.steps.forEach((step, i) => {
+      const r = results[i] as PayeeStepResult;
+      done[step.step] = r;
+      for (const p of payeeStepMeets(step, r, done)) problems.push(`${step.step}: ${p}`);
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it('a second retrieval expected to serve the CPR is reported (the judge can fail)', async () => {
+    const c = structuredClone(cases.find((x) => x.id === 'token-single-use') as PayeeCase);
+    const results = await evaluatePayee(c);
+    const second = c.steps[2] as PayeeCase['steps'][number];
+    second.expected = { status: 200, checks: ['cpr-valid'] };
+    const done = { create: results[0] as PayeeStepResult, first: results[1] as PayeeStepResult };
+    expect(payeeStepMeets(second, results[2] as PayeeStepResult, done).join()).toMatch(
+      /answer 410 TOKEN_CONSUMED, expected 200/,
+    );
   });
 });
 

@@ -161,7 +161,7 @@ export interface OperatorVectors {
             [k: string]: unknown;
           };
           /**
-           * Sign the body (or its member) with a vector key once resolved, then optionally tamper.
+           * Sign the body (or its member) with a vector key once resolved, then optionally tamper with it.
            */
           sign?: {
             /**
@@ -175,7 +175,7 @@ export interface OperatorVectors {
             /**
              * flip-bit: flip the lowest bit of the first signature byte; remove: drop signature; set: replace a member after signing.
              */
-            then?: {
+            tamper?: {
               /**
                * The tampering.
                */
@@ -295,7 +295,7 @@ export interface OperatorVectors {
             [k: string]: unknown;
           };
           /**
-           * Sign the body (or its member) with a vector key once resolved, then optionally tamper.
+           * Sign the body (or its member) with a vector key once resolved, then optionally tamper with it.
            */
           sign?: {
             /**
@@ -309,7 +309,7 @@ export interface OperatorVectors {
             /**
              * flip-bit: flip the lowest bit of the first signature byte; remove: drop signature; set: replace a member after signing.
              */
-            then?: {
+            tamper?: {
               /**
                * The tampering.
                */
@@ -512,7 +512,7 @@ export interface OperatorVectors {
             [k: string]: unknown;
           };
           /**
-           * Sign the body (or its member) with a vector key once resolved, then optionally tamper.
+           * Sign the body (or its member) with a vector key once resolved, then optionally tamper with it.
            */
           sign?: {
             /**
@@ -526,7 +526,7 @@ export interface OperatorVectors {
             /**
              * flip-bit: flip the lowest bit of the first signature byte; remove: drop signature; set: replace a member after signing.
              */
-            then?: {
+            tamper?: {
               /**
                * The tampering.
                */
@@ -646,7 +646,7 @@ export interface OperatorVectors {
             [k: string]: unknown;
           };
           /**
-           * Sign the body (or its member) with a vector key once resolved, then optionally tamper.
+           * Sign the body (or its member) with a vector key once resolved, then optionally tamper with it.
            */
           sign?: {
             /**
@@ -660,7 +660,7 @@ export interface OperatorVectors {
             /**
              * flip-bit: flip the lowest bit of the first signature byte; remove: drop signature; set: replace a member after signing.
              */
-            then?: {
+            tamper?: {
               /**
                * The tampering.
                */

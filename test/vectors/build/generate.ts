@@ -37,6 +37,7 @@ import {
   stepMeets,
 } from '../lib/evaluate.js';
 import { describeKey } from '../lib/keys.js';
+import { evaluatePayee, type PayeeStepResult, payeeStepMeets } from '../lib/payee.js';
 import type {
   CaseBase,
   CryptoCase,
@@ -45,6 +46,7 @@ import type {
   DocumentCase,
   OperatorCase,
   OperatorStep,
+  PayeeCase,
   QrCase,
   UriCase,
   VectorFile,
@@ -57,12 +59,13 @@ import { CONTEXT, DEFAULT_RAILS, derivationSpecs } from './derivation.js';
 import { documentSpecs, type Intent } from './documents.js';
 import { NOT_EXPRESSED } from './not-expressed.js';
 import { initialState, operatorSpecs } from './operator.js';
+import { payeeInitial, payeeSpecs } from './payee.js';
 import { qrSpecs } from './qr.js';
 import { RETIRED } from './retired.js';
 import { uriSpecs } from './uris.js';
 
 /** The vector groups, in the order the docs list them. */
-export const GROUPS = ['documents', 'uris', 'qr', 'crypto', 'derivation', 'operator'] as const;
+export const GROUPS = ['documents', 'uris', 'qr', 'crypto', 'payee', 'derivation', 'operator'] as const;
 export type GroupName = (typeof GROUPS)[number];
 
 /** Every vector key label the cases use (published in index.json). */
@@ -93,6 +96,7 @@ const EXPECTED_MEMBERS: Record<GroupName, readonly string[]> = {
     'comment',
     'flags',
   ],
+  payee: ['result', 'requirements', 'comment', 'flags', 'steps.expected'],
   derivation: ['result', 'outcomes', 'requirements', 'comment', 'flags'],
   operator: ['result', 'requirements', 'comment', 'flags', 'steps.expected'],
 };
@@ -140,6 +144,15 @@ const HEADERS: Record<GroupName, { description: string; source: string[]; notes:
       NotJcsSigned: 'signed over other bytes than the JCS of the object without signature',
       NotJcsInput: 'a JSON text that has no RFC 8785 form',
     },
+  },
+  payee: {
+    description:
+      'Request sequences to a payee in a stated configuration (its clock at now, token lifetime ceiling, validity ceiling and default window). Each step: action (create: POST {harness}/requests; retrieve: GET {base_url}/cpr/{token}; fulfill: POST {harness}/fulfillments; advance_clock: POST {harness}/clock), body or token ({"$token": "<step>"} is the token of the reference URI a create step answered; {"$ref": "<step>.body.<member>"} a member of an earlier answer), and the expected status, code (or an alternative), body members and checks of a 2xx answer: cpr-valid (valid in the payee reading at the payee\'s now), reference-uri (a reference URI whose token has the profile format), inline-uri (an inline URI of a valid CPR with the request_id answered), token-lifetime<=N (token_expires_at at most N s after now), window=N (expires_at - created_at is N s). Every answer is application/json; an error body has error.code and error.message and no CPR member.',
+    source: [
+      'CPR-1.0 sections 4.1, 4.3 rule 5, 5, 7',
+      'profile sections 1 and 2 (payee harness, test clock)',
+    ],
+    notes: { PayeeChoice: 'the profile lets the payee answer either way (alternatives)' },
   },
   derivation: {
     description:
@@ -208,6 +221,16 @@ const reqsOf = (req: readonly string[], findings: readonly VectorFinding[]): str
 
 // ------------------------------------------------------------------------------------ groups
 
+/**
+ * The spec's requirement IDs that apply to a reading: a requirement of the wallet (its catalog
+ * actor) is not exercised by the payee reading, nor a payee's by the wallet reading.
+ */
+function forReading(ids: readonly string[], reading: 'payee' | 'wallet'): string[] {
+  const actor = new Map(loadCatalog().requirements.map((r) => [r.id, r.actor]));
+  const other = reading === 'payee' ? 'wallet' : 'payee';
+  return ids.filter((id) => actor.get(id) !== other);
+}
+
 function documentCases(): DocumentCase[] {
   const out: DocumentCase[] = [];
   for (const s of documentSpecs()) {
@@ -228,7 +251,7 @@ function documentCases(): DocumentCase[] {
       out.push({
         id,
         comment: s.comment,
-        requirements: reqsOf(s.req, findings),
+        requirements: reqsOf(forReading(s.req, reading), findings),
         ...(s.flags ? { flags: s.flags } : {}),
         ...input,
         result,
@@ -432,6 +455,31 @@ async function derivationCases(): Promise<DerivationCase[]> {
   return out;
 }
 
+async function payeeCases(): Promise<PayeeCase[]> {
+  const out: PayeeCase[] = [];
+  for (const s of payeeSpecs()) {
+    const c: PayeeCase = {
+      id: s.id,
+      comment: s.comment,
+      requirements: sorted(s.req),
+      ...(s.flags ? { flags: s.flags } : {}),
+      result: 'valid',
+      initial: payeeInitial(s.initial),
+      steps: s.steps,
+    };
+    const results = await evaluatePayee(c);
+    const done: Record<string, PayeeStepResult> = {};
+    c.steps.forEach((step, i) => {
+      const r = results[i] as PayeeStepResult;
+      done[step.step] = r;
+      const problems = payeeStepMeets(step, r, done);
+      if (problems.length > 0) mismatch(`payee ${s.id} step ${step.step}: ${problems.join('; ')}`);
+    });
+    out.push(c);
+  }
+  return out;
+}
+
 async function operatorCases(): Promise<OperatorCase[]> {
   const out: OperatorCase[] = [];
   for (const s of operatorSpecs()) {
@@ -539,6 +587,7 @@ export async function generate(root: string): Promise<Generated> {
     uris: uriCases(),
     qr: await qrCases(),
     crypto: cryptoCases(),
+    payee: await payeeCases(),
     derivation: await derivationCases(),
     operator: await operatorCases(),
   };

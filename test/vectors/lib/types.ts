@@ -201,3 +201,33 @@ export interface VectorIndex {
   retired: Array<{ id: string; group: string; reason: string; replaced_by?: string }>;
   not_expressed: Array<{ requirement: string; reason: string }>;
 }
+
+/** payee group: one request of a sequence. */
+export interface PayeeStep {
+  step: string;
+  /** create: POST {harness}/requests; retrieve: GET {base_url}/cpr/{token}; fulfill: POST {harness}/fulfillments; advance_clock: POST {harness}/clock. */
+  action: 'create' | 'retrieve' | 'fulfill' | 'advance_clock';
+  /** The harness body (a template: `{"$ref": "<step>.body.<member>"}`). */
+  body?: unknown;
+  /** retrieve: the token, or `{"$token": "<step>"}` for the token of the reference URI a create step answered. */
+  token?: unknown;
+  expected: {
+    status: number;
+    code?: string;
+    alternatives?: Array<{ status: number; code?: string }>;
+    body?: Record<string, unknown>;
+    /** Applied to a 2xx answer: cpr-valid, reference-uri, inline-uri, token-lifetime<=N, window=N. */
+    checks?: string[];
+  };
+}
+
+/** payee group: a sequence from a payee's stated configuration. */
+export interface PayeeCase extends CaseBase {
+  initial: {
+    now: string;
+    max_token_ttl_seconds: number;
+    max_validity_seconds: number;
+    default_validity_seconds: number;
+  };
+  steps: PayeeStep[];
+}
