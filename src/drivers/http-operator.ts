@@ -132,6 +132,19 @@ export function createHttpOperator(opts: HttpOperatorOptions, http: HttpClient):
         const absent = r.status === 404 || r.status === 405 || r.status === 501;
         return absent ? { ...r, absent } : r;
       },
+      setBalance: async (principalId, availableBalance) => {
+        const r = await call(
+          {
+            method: 'POST',
+            url: joinUrl(h, 'balance'),
+            json: { principal_id: principalId, available_balance: availableBalance },
+          },
+          true,
+        );
+        // Profile 4: the balance capability is optional; 404, 405 or 501 means it is absent.
+        const absent = r.status === 404 || r.status === 405 || r.status === 501;
+        return absent ? { ...r, absent } : r;
+      },
     };
     driver.harness = harness;
   }

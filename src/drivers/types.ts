@@ -244,6 +244,17 @@ export interface OperatorHarness {
    * when the harness has no clock (HTTP 404, 405 or 501): the capability is not offered.
    */
   advanceClock?(seconds: number): Promise<OperatorResult & { absent?: boolean }>;
+  /**
+   * Optional balance capability (profile 4, for repeated runs against one system): `POST
+   * {harness}/balance {"principal_id", "available_balance"}` sets that principal's available
+   * balance (locked and held funds unchanged) -> 200 `{principal_id, available_balance}`. The two
+   * values are sent as given (a check sends malformed ones on purpose). `absent` is true when the
+   * harness has no such capability (HTTP 404, 405 or 501).
+   */
+  setBalance?(
+    principalId: unknown,
+    availableBalance: unknown,
+  ): Promise<OperatorResult & { absent?: boolean }>;
 }
 
 /** Endpoint names accepted by {@link OperatorDriver.rawPost}. */

@@ -35,6 +35,8 @@ export type * from './cpr/payee-descriptor.js';
 export type * from './cpr/payment.js';
 export type * from './cpr/rail-hint.js';
 export type * from './cpr/requested-value.js';
+export type * from './harness/balance-request.js';
+export type * from './harness/balance-response.js';
 export type * from './harness/clock-request.js';
 export type * from './harness/clock-response.js';
 export type * from './harness/create-request-response.js';

@@ -101,6 +101,8 @@ const FALLBACK_BY_KIND: Readonly<Record<string, string>> = {
   'harness/stdio-response': 'PRF-3-STDIO-FORM',
   'harness/expire-or-cancel-request': 'PRF-4-HARNESS-EXPIRE-CANCEL',
   'harness/expire-or-cancel-response': 'PRF-4-HARNESS-EXPIRE-CANCEL',
+  'harness/balance-request': 'PRF-4-HARNESS-BALANCE',
+  'harness/balance-response': 'PRF-4-HARNESS-BALANCE',
   'cpr/payment': 'PRF-3-PAYMENT-SHAPE',
   'cpr/derivation-context': 'CPR-2.9-CONTEXT-FROM-APPLICATION',
 };

@@ -19,7 +19,7 @@ import {
   harness,
   issue,
   lockRequest,
-  lowBalanceAvailable,
+  lowBalance,
   newKey,
   type OperatorSetup,
   redemptionRequest,
@@ -94,7 +94,7 @@ async function lockWholeBalance(
   s: OperatorSetup,
 ): Promise<{ amount: string; release: () => Promise<OperatorResult> }> {
   const h = harness(s, 'a pack locking the whole balance could not be expired to return the funds');
-  const amount = lowBalanceAvailable(s).toString();
+  const amount = (await lowBalance(s)).toString();
   if (BigInt(amount) > BigInt(s.policy.max_amount)) {
     skip("the low-balance principal's balance exceeds max_amount: it cannot be locked in one pack");
   }

@@ -12,7 +12,7 @@ import {
   expectProfileError,
   issue,
   lockRequest,
-  lowBalanceAvailable,
+  lowBalance,
   newKey,
   type OperatorSetup,
   redemptionRequest,
@@ -246,7 +246,7 @@ describe('Cash-Pack API section 7: CHAIN_DIGEST_MISMATCH', () => {
 
 /** An issue by the low-balance principal of one unit more than its available balance. */
 async function overBalance(s: OperatorSetup): Promise<Result> {
-  const amount = (lowBalanceAvailable(s) + 1n).toString();
+  const amount = ((await lowBalance(s, 0n)) + 1n).toString();
   if (BigInt(amount) > BigInt(s.policy.max_amount)) {
     skip("the low-balance principal's balance + 1 exceeds max_amount: the amount limit would be broken too");
   }

@@ -259,6 +259,41 @@ export class ReferenceOperator {
     return { status: 200, body: { now: utc(this.now()) } };
   }
 
+  /**
+   * Profile 4 optional harness capability `POST {harness}/balance {principal_id,
+   * available_balance}`: sets that principal's available balance in the policy's first asset
+   * (locked and held funds unchanged) and answers 200 `{principal_id, available_balance}`; an
+   * unknown principal or a malformed amount is 400 INVALID_REQUEST.
+   */
+  async setBalance(body: unknown): Promise<OperatorResponse> {
+    const { principal_id, available_balance } = this.parser.balanceBody(body);
+    this.checkBalancePrincipal(principal_id);
+    const asset = this.assetKeyOf(this.deps.policy.assets[0] as AssetDescriptor);
+    const account = await this.deps.store.commit({
+      check: () => {},
+      apply: (state) => {
+        const byAsset = state.accounts.get(principal_id) ?? new Map<string, Account>();
+        state.accounts.set(principal_id, byAsset);
+        const held = byAsset.get(asset) ?? { available: 0n, locked: 0n, redeemedOut: 0n };
+        this.applyBalance(held, available_balance);
+        byAsset.set(asset, held);
+        return { ...held };
+      },
+    });
+    return { status: 200, body: { principal_id, available_balance: account.available.toString() } };
+  }
+
+  /** Profile 4 harness balance: only a principal this Operator knows has a balance to set. */
+  protected checkBalancePrincipal(principalId: string): void {
+    if (!this.deps.principals.has(principalId))
+      throw new OperatorError('INVALID_REQUEST', '"principal_id" names no principal of this operator');
+  }
+
+  /** Profile 4 harness balance: the available funds become `figure`; locked and held funds stay. */
+  protected applyBalance(account: Account, figure: bigint): void {
+    account.available = figure;
+  }
+
   /** Spec CP 4 well-known `/.well-known/cashpack-policy.json` (profile 4 shape). */
   policyDocument(): OperatorResponse {
     return { status: 200, body: this.deps.policy };

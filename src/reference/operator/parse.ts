@@ -270,6 +270,23 @@ export class MessageParser {
     return this.uuid(this.object(body, BODY), 'pack_id', BODY);
   }
 
+  /**
+   * A harness balance body `{principal_id, available_balance}` (profile 4, optional capability):
+   * a non-empty principal id and a balance of base-10 digits without sign or leading zero, "0"
+   * (a balance holding nothing) up to 2^256 - 1.
+   */
+  balanceBody(body: unknown): { principal_id: string; available_balance: bigint } {
+    const o = this.object(body, BODY);
+    const principal_id = this.str(o, 'principal_id', BODY);
+    const v = o.available_balance;
+    if (typeof v !== 'string' || !(v === '0' || AMOUNT.test(v)) || BigInt(v) > MAX_AMOUNT) {
+      throw this.bad(
+        '"available_balance" must be a string of base-10 digits without sign or leading zero, at most 2^256 - 1 (profile 1 amounts)',
+      );
+    }
+    return { principal_id, available_balance: BigInt(v) };
+  }
+
   /** A harness clock body `{"advance_seconds": N}`: N a non-negative integer (never back). */
   clockAdvance(body: unknown): number {
     const o = this.object(body, BODY);

@@ -67,6 +67,12 @@ export interface ReferenceOperatorOptions {
    * Default true; false answers that path 404 like any unknown endpoint.
    */
   testClock?: boolean;
+  /**
+   * Whether the harness offers the optional balance capability `POST {harness}/balance`
+   * (profile 4, for repeated runs against one system). Default true; false answers that path 404
+   * like any unknown endpoint.
+   */
+  balanceHarness?: boolean;
 }
 
 /** A running reference Operator. */
@@ -191,10 +197,13 @@ export async function startReferenceOperator(options: ReferenceOperatorOptions):
   };
   const operator = new (options.operatorClass ?? ReferenceOperator)(deps);
   const maxBodyBytes = options.maxBodyBytes ?? 65_536;
-  const testClock = options.testClock !== false;
+  const harnessOptions = {
+    testClock: options.testClock !== false,
+    balance: options.balanceHarness !== false,
+  };
 
   const server: Server = createServer({ cert: options.tls.certPem, key: options.tls.keyPem }, (req, res) => {
-    handle(operator, req, maxBodyBytes, testClock)
+    handle(operator, req, maxBodyBytes, harnessOptions)
       .then((response) => send(res, response))
       .catch((error: unknown) => {
         // an answer that cannot be written (a defect of the reference) is a 500, never a crash
@@ -234,7 +243,7 @@ async function handle(
   operator: ReferenceOperator,
   req: IncomingMessage,
   maxBodyBytes: number,
-  testClock: boolean,
+  optional: { testClock: boolean; balance: boolean },
 ): Promise<OperatorResponse> {
   // a server request always has both (String() only satisfies the types)
   const path = new URL(String(req.url), 'https://operator.invalid').pathname;
@@ -246,7 +255,8 @@ async function handle(
     '/harness/expire': (b) => operator.expire(b),
     '/harness/cancel': (b) => operator.cancel(b),
   };
-  if (testClock) post['/harness/clock'] = (b) => operator.advanceClock(b);
+  if (optional.testClock) post['/harness/clock'] = (b) => operator.advanceClock(b);
+  if (optional.balance) post['/harness/balance'] = (b) => operator.setBalance(b);
   const postHandler = post[path];
   if (postHandler !== undefined) {
     // Stryker disable next-line ConditionalExpression: spec CP 4 and profile 1 leave free what another method gets (taken, or refused with a 4xx error body, checked)

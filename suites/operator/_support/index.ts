@@ -31,8 +31,10 @@ import {
   assertThat,
   context,
   expectOk,
+  note,
   type OperatorDriver,
   type OperatorResult,
+  onCheckEnd,
   operator,
   perRun,
   skip,
@@ -111,7 +113,12 @@ export async function setup(): Promise<OperatorSetup> {
       jwk: jwk as unknown as Ed25519PublicJwk & { kid: string },
     };
   }
-  return { op, config, ...cachedWellKnown };
+  const s: OperatorSetup = { op, config, ...cachedWellKnown };
+  // Once per run, before any timestamp is written: an earlier run may have moved the Operator's
+  // test clock forward (it never moves back), so the suite learns the Operator's now instead of
+  // assuming real time. An answer that is no clock is reported by the clock checks, not here.
+  await testClock(s).catch(() => undefined);
+  return s;
 }
 
 /**
@@ -230,10 +237,19 @@ export interface Issued {
   request: LockRequest;
 }
 
-/** Issues a pack (spec CP 4 issue) and asserts success; returns the signed cash-pack. */
+/**
+ * Issues a pack (spec CP 4 issue) and asserts success; returns the signed cash-pack. With a
+ * harness, the pack is expired when the check ends (a pack already terminal answers 409, which is
+ * ignored), so a run leaves no pack of the suite's locking its Principal's funds until its
+ * expires_at (an hour by default): a later run against the same Operator finds the funds back.
+ */
 export async function issue(s: OperatorSetup, options: LockOptions = {}): Promise<Issued> {
   const { request, bearer } = lockRequest(s, options);
-  const pack = expectOk(await s.op.issue(request), 'issue of a valid Lock Request') as CashPack;
+  const r = await s.op.issue(request);
+  const id = isObject(r.body) ? r.body.pack_id : undefined;
+  const h = s.op.harness;
+  if (r.ok && h !== undefined && typeof id === 'string') onCheckEnd(() => h.expire(id));
+  const pack = expectOk(r, 'issue of a valid Lock Request') as CashPack;
   assertThat(isObject(pack), 'the issue answer is a cash-pack object');
   return { pack, bearer, request };
 }
@@ -478,39 +494,300 @@ export { maxWaitMs } from '../../_lib/index.js';
 // ------------------------------------------------------------------ money: the low-balance principal
 
 /**
- * Units of the low-balance principal's configured balance this run has spent for good: redeemed
- * (released to a redeemer, spec CP 3) or held by a cancelled pack (profile 4: returned to no one).
+ * What the suite knows of the low-balance principal's available balance this run (profile 4 and
+ * 5: the configured `available_balance` is only what it held when the configuration was written;
+ * every run spends some of it for good, a redemption and a cancellation, so the suite never
+ * trusts it after an earlier run):
+ * - `set`: the harness offers `POST {harness}/balance`; every check that needs the balance sets
+ *   it to the configured figure first, and puts it back when it spent some;
+ * - `measured`: no balance capability; measured once per run at first need by issues of the
+ *   principal, each accepted one expired through the harness at once (expiry returns the funds,
+ *   profile 4), so the measurement leaves the balance as it found it;
+ * - `configured`: no harness at all (nothing the suite locks can be released early, so the
+ *   suite spends none of it for good); the configured figure is all there is;
+ * - `none`: not configured: the checks that need it are skipped with that reason.
  */
+type LowBalanceSource =
+  | { kind: 'set'; configured: bigint; set: (units: bigint) => Promise<OperatorResult> }
+  | { kind: 'measured'; configured: bigint; measured: bigint; how: string }
+  | { kind: 'configured'; configured: bigint; how: string }
+  | { kind: 'none'; reason: string };
+
+/** The probe of `POST {harness}/balance` (profile 4, optional), made once per run. */
+export type BalanceCapability =
+  | {
+      present: true;
+      /** Sends `POST {harness}/balance` with the two values as given. */
+      set: (principalId: unknown, amount: unknown) => Promise<OperatorResult>;
+      /** The probe's answer, and whether it was 200 `{principal_id, available_balance}` echoing the figure. */
+      probe: OperatorResult;
+      probeOk: boolean;
+    }
+  | { present: false; reason: string };
+
+let balanceProbe: Promise<BalanceCapability> | undefined;
+let lowBalanceSource: Promise<LowBalanceSource> | undefined;
+/** Units of the low-balance principal's balance spent for good since its figure was last known. */
 let lowBalanceSpent = 0n;
 perRun(() => {
+  balanceProbe = undefined;
+  lowBalanceSource = undefined;
   lowBalanceSpent = 0n;
 });
 
+/** True for a 200 answer `{principal_id, available_balance}` echoing what was set. */
+function balanceAnswerOk(r: OperatorResult, principalId: string, units: bigint): boolean {
+  return (
+    r.ok &&
+    (r.status === undefined || r.status === 200) &&
+    isObject(r.body) &&
+    r.body.principal_id === principalId &&
+    r.body.available_balance === units.toString()
+  );
+}
+
 /**
- * The low-balance principal's available balance now: the configured `available_balance` minus
- * what this run has spent for good. Skips the check when the balance is not configured, or
- * when it has run out.
+ * The optional balance capability of the Operator harness, probed once per run by setting the
+ * low-balance principal's available balance to its configured figure (the state every check that
+ * needs it starts from). Absent, with the reason, when no harness is configured, the driver offers
+ * no such call, the balance is not configured, or the harness answers 404, 405 or 501 there
+ * (profile 4: absence is never a failure). Any other answer makes it present; `probeOk` says
+ * whether the answer was the profile's (the capability checks report one that is not).
  */
-export function lowBalanceAvailable(s: OperatorSetup): bigint {
-  const configured =
-    s.config.principals.low_balance.available_balance ??
-    skip('operator.principals.low_balance.available_balance is not configured');
-  const left = BigInt(configured) - lowBalanceSpent;
-  if (left < 1n) skip("the low-balance principal's configured balance has been spent by earlier checks");
-  return left;
+export async function balanceCapability(s: OperatorSetup): Promise<BalanceCapability> {
+  balanceProbe ??= (async (): Promise<BalanceCapability> => {
+    const h = s.op.harness;
+    if (h === undefined)
+      return { present: false, reason: 'the operator harness is not configured (operator.harness_url)' };
+    const set = h.setBalance?.bind(h);
+    if (set === undefined)
+      return {
+        present: false,
+        reason: 'the operator driver offers no balance call (POST {harness}/balance)',
+      };
+    const low = s.config.principals.low_balance;
+    if (low.available_balance === undefined)
+      return {
+        present: false,
+        reason:
+          'operator.principals.low_balance.available_balance is not configured (the figure the balance is set to)',
+      };
+    const r = await set(low.principal_id, low.available_balance);
+    if (r.absent === true)
+      return {
+        present: false,
+        reason: `the operator harness has no balance capability (POST {harness}/balance answered HTTP ${r.status})`,
+      };
+    return {
+      present: true,
+      set,
+      probe: r,
+      probeOk: balanceAnswerOk(r, low.principal_id, BigInt(low.available_balance)),
+    };
+  })();
+  return balanceProbe;
 }
 
-/** {@link lowBalanceAvailable} without skipping: `undefined` when unknown or spent. */
-export function lowBalanceLeft(s: OperatorSetup): bigint | undefined {
-  const configured = s.config.principals.low_balance.available_balance;
-  if (configured === undefined) return undefined;
-  const left = BigInt(configured) - lowBalanceSpent;
-  return left >= 1n ? left : undefined;
+/** What an issue of `units` for the low-balance principal told: accepted, refused for the balance, or neither. */
+type Probe = 'accepted' | 'insufficient' | { other: string };
+
+/**
+ * Measures the low-balance principal's available balance in [0, configured] with issues of the
+ * principal: an accepted one is expired through the harness at once (profile 4: expiry returns the
+ * funds), so the balance is left as found. One unit more than configured first (refused when the
+ * figure still holds; accepted means the principal holds more, or the balance is not enforced:
+ * the configured figure is kept, the checks then tell which), then the configured figure, then a
+ * bisection. An answer of another kind (another error, an expiry not accepted) ends the
+ * measurement: the configured figure is kept, as the checks that grade those answers report them.
+ */
+async function measureLowBalance(
+  s: OperatorSetup,
+  h: NonNullable<OperatorDriver['harness']>,
+  configured: bigint,
+): Promise<LowBalanceSource> {
+  let issues = 0;
+  const probe = async (units: bigint): Promise<Probe> => {
+    issues += 1;
+    const r = await s.op.issue(
+      lockRequest(s, { principal: 'low_balance', amount: units.toString() }).request,
+    );
+    const id = isObject(r.body) ? r.body.pack_id : undefined;
+    if (r.ok && typeof id === 'string') {
+      const e = await h.expire(id);
+      return e.ok
+        ? 'accepted'
+        : { other: `the harness expiry of the ${units}-unit probe pack answered HTTP ${e.status}` };
+    }
+    if (!r.ok && r.error?.code === 'INSUFFICIENT_BALANCE') return 'insufficient';
+    return {
+      other: `an issue of ${units} answered HTTP ${r.status}${r.error?.code ? ` ${r.error.code}` : ''}`,
+    };
+  };
+  const kept = (why: string): LowBalanceSource => ({
+    kind: 'configured',
+    configured,
+    how: `the configured figure ${configured} is used: ${why}`,
+  });
+  const max = BigInt(s.policy.max_amount);
+  if (configured > max) return kept(`it exceeds max_amount ${max}, so no single issue can measure it`);
+  if (configured + 1n <= max) {
+    const above = await probe(configured + 1n);
+    if (above === 'accepted')
+      return kept(
+        `an issue of ${configured + 1n} was accepted (and expired): more than configured, or no balance check`,
+      );
+    if (above !== 'insufficient') return kept(above.other);
+  }
+  if (configured === 0n) return { kind: 'measured', configured, measured: 0n, how: `${issues} issue` };
+  const whole = await probe(configured);
+  if (whole === 'accepted')
+    return {
+      kind: 'measured',
+      configured,
+      measured: configured,
+      how: `${issues} issues, each accepted one expired at once`,
+    };
+  if (whole !== 'insufficient') return kept(whole.other);
+  // largest accepted amount in [lo, hi): lo accepted (0 trivially), hi refused
+  let lo = 0n;
+  let hi = configured;
+  while (hi - lo > 1n) {
+    const mid = (lo + hi) / 2n;
+    const p = await probe(mid);
+    if (p === 'accepted') lo = mid;
+    else if (p === 'insufficient') hi = mid;
+    else return kept(p.other);
+  }
+  return {
+    kind: 'measured',
+    configured,
+    measured: lo,
+    how: `${issues} issues, each accepted one expired at once`,
+  };
 }
 
-/** Records `units` of the low-balance principal's balance as spent for good (see above). */
-export function spendLowBalance(units: bigint): void {
+/** How the suite learns the low-balance principal's balance this run (once, at first need). */
+function lowBalanceSourceOf(s: OperatorSetup): Promise<LowBalanceSource> {
+  lowBalanceSource ??= (async (): Promise<LowBalanceSource> => {
+    const configured = s.config.principals.low_balance.available_balance;
+    if (configured === undefined)
+      return { kind: 'none', reason: 'operator.principals.low_balance.available_balance is not configured' };
+    const capability = await balanceCapability(s);
+    if (capability.present) {
+      const id = s.config.principals.low_balance.principal_id;
+      return {
+        kind: 'set',
+        configured: BigInt(configured),
+        set: (units: bigint) => capability.set(id, units.toString()),
+      };
+    }
+    const h = s.op.harness;
+    if (h === undefined)
+      return {
+        kind: 'configured',
+        configured: BigInt(configured),
+        how: 'no operator harness: the suite releases nothing early and spends none of this balance for good, so the configured figure is used',
+      };
+    return measureLowBalance(s, h, BigInt(configured));
+  })();
+  return lowBalanceSource;
+}
+
+/** The asset the low-balance principal's balance is held in (the policy's first), for messages. */
+function firstAssetText(s: OperatorSetup): string {
+  const a = s.policy.assets[0] as { code?: unknown; type?: unknown; chain_id?: unknown };
+  return `${String(a.code)} (${String(a.type)}${a.chain_id === undefined ? '' : `, chain ${String(a.chain_id)}`})`;
+}
+
+/**
+ * The low-balance principal's available balance at the start of the running check, or why it is
+ * not known (see {@link lowBalance}).
+ */
+async function knownLowBalance(
+  s: OperatorSetup,
+  need: bigint,
+): Promise<{ units: bigint } | { skip: string }> {
+  const source = await lowBalanceSourceOf(s);
+  if (source.kind === 'none') return { skip: source.reason };
+  const id = s.config.principals.low_balance.principal_id;
+  if (source.kind === 'set') {
+    const r = await source.set(source.configured);
+    // what the Operator says the principal now holds (the figure, unless the capability is broken:
+    // harness-balance-sets-available-only reports that; the other checks go on from its answer)
+    const said = r.ok && isObject(r.body) ? r.body.available_balance : undefined;
+    if (typeof said !== 'string' || !/^(0|[1-9][0-9]*)$/.test(said))
+      return {
+        skip: `POST {harness}/balance setting ${id}'s available balance to ${source.configured} did not answer 200 with the balance it holds (HTTP ${r.status}): the balance is unknown (see harness-balance-sets-available-only)`,
+      };
+    lowBalanceSpent = 0n;
+    // registered before the check locks anything: it runs last, once the check's packs are expired
+    onCheckEnd(async () => {
+      if (lowBalanceSpent > 0n) {
+        await source.set(source.configured);
+        lowBalanceSpent = 0n;
+      }
+    });
+    const units = BigInt(said);
+    if (units < need)
+      return {
+        skip: `POST {harness}/balance set ${id}'s available balance to ${units}, less than the ${need} this check needs (see harness-balance-sets-available-only)`,
+      };
+    return { units };
+  }
+  const start = source.kind === 'measured' ? source.measured : source.configured;
+  const left = start - lowBalanceSpent;
+  if (source.kind === 'measured')
+    note(
+      `the low-balance principal's available balance was measured at ${source.measured} at the start of the run (configured ${source.configured}; ${source.how})${lowBalanceSpent > 0n ? `, ${lowBalanceSpent} spent since` : ''}`,
+    );
+  else note(source.how);
+  if (left >= need) return { units: left };
+  const target = source.configured > need ? source.configured : need;
+  const asset = firstAssetText(s);
+  const why =
+    source.kind === 'measured' && lowBalanceSpent === 0n
+      ? `measured at the start of the run, configured ${source.configured}: earlier runs used the rest up`
+      : `configured ${source.configured}, ${lowBalanceSpent} spent by earlier checks of this run`;
+  return {
+    skip: `the low-balance principal ${id} holds ${left} units of ${asset}, less than the ${need} this check needs (${why}): top up ${id} by ${target - left} units of ${asset} to restore ${target}, or offer POST {harness}/balance (profile 4)`,
+  };
+}
+
+/**
+ * The low-balance principal's available balance at the start of the running check. With the
+ * balance capability it is set to the configured figure now (and put back when the check ends, if
+ * the check spent some); otherwise it is the figure measured at the start of the run (or the
+ * configured one, without a harness) minus what this run has spent for good. Skips the check when
+ * the balance is not configured, or when less than `need` units are left, naming the principal,
+ * the asset and the amount to top up.
+ */
+export async function lowBalance(s: OperatorSetup, need = 1n): Promise<bigint> {
+  const known = await knownLowBalance(s, need);
+  if ('skip' in known) skip(known.skip);
+  return known.units;
+}
+
+/** {@link lowBalance} for a check that also works without it: `undefined` where that would skip. */
+export async function lowBalanceIfKnown(s: OperatorSetup): Promise<bigint | undefined> {
+  const known = await knownLowBalance(s, 1n);
+  return 'units' in known ? known.units : undefined;
+}
+
+/**
+ * Records `units` of the low-balance principal's balance as spent for good (redeemed: released to
+ * a redeemer; cancelled: held, returned to no one; profile 4) and says so in the check's report:
+ * with the balance capability the figure is put back when the check ends, without it the units
+ * are gone from the target until someone tops the principal up.
+ */
+export async function spendLowBalance(s: OperatorSetup, units: bigint, how: string): Promise<void> {
   lowBalanceSpent += units;
+  const source = await lowBalanceSourceOf(s);
+  const id = s.config.principals.low_balance.principal_id;
+  note(
+    source.kind === 'set'
+      ? `${how}: ${units} unit of ${id} spent, put back through POST {harness}/balance when the check ends`
+      : `${how}: ${units} unit of ${id} spent for good (${firstAssetText(s)}): without POST {harness}/balance it does not come back`,
+  );
 }
 
 // ------------------------------------------------------------------ error codes

@@ -15,7 +15,10 @@ import {
 import type { StartedBroken } from '../types.js';
 
 /** Reference options a subject may set besides its class (a permitted variant's deployment choice). */
-export type StartOptions = Pick<ReferenceOperatorOptions, 'policy' | 'testClock' | 'storeClass'>;
+export type StartOptions = Pick<
+  ReferenceOperatorOptions,
+  'policy' | 'testClock' | 'storeClass' | 'balanceHarness' | 'balances'
+>;
 
 /** An Operator class: a subclass of the reference carrying exactly one fault. */
 export type OperatorClass = new (deps: OperatorDeps) => ReferenceOperator;

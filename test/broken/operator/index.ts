@@ -27,6 +27,10 @@ import { expiryNotEnforcedLive } from './expiry-not-enforced-live.js';
 import { expiryNotEnforcedNoClock } from './expiry-not-enforced-no-clock.js';
 import { expiryRangeLenient } from './expiry-range-lenient.js';
 import { expiryRangeNarrowed } from './expiry-range-narrowed.js';
+import { harnessBalanceAdds } from './harness-balance-adds.js';
+import { harnessBalanceLenientAmount } from './harness-balance-lenient-amount.js';
+import { harnessBalanceReleasesLocked } from './harness-balance-releases-locked.js';
+import { harnessBalanceUnknownPrincipal200 } from './harness-balance-unknown-principal-200.js';
 import { harnessCancelTerminal200 } from './harness-cancel-terminal-200.js';
 import { harnessExpireNoPackId } from './harness-expire-no-pack-id.js';
 import { harnessUnknownPack500 } from './harness-unknown-pack-500.js';
@@ -171,4 +175,8 @@ export const faults: BrokenImplementation[] = [
   clockAdvanceCoerced,
   clockZeroRefused,
   clockRefusalWithoutMessage,
+  harnessBalanceReleasesLocked,
+  harnessBalanceAdds,
+  harnessBalanceUnknownPrincipal200,
+  harnessBalanceLenientAmount,
 ];

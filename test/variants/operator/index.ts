@@ -3,6 +3,7 @@ import { assetRefusedAsBalance } from './asset-refused-as-balance.js';
 import { eagerSweep } from './eager-sweep.js';
 import { expiryOwnForm } from './expiry-own-form.js';
 import { malformedSignature401 } from './malformed-signature-401.js';
+import { noBalanceHarness } from './no-balance-harness.js';
 import { noClock, noClockShortExpiry } from './no-clock.js';
 import { replayNotActiveFirst } from './replay-not-active-first.js';
 import { shortMaxExpiry } from './short-max-expiry.js';
@@ -21,4 +22,5 @@ export const variants: PermittedVariant[] = [
   assetRefusedAsBalance,
   malformedSignature401,
   unknownMembersRefused,
+  noBalanceHarness,
 ];
