@@ -649,6 +649,52 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
           what: 'an execution_date extension',
           overrides: (c) => ext(c, { 'com.example:execution_date': `2026-01-02-${marker}` }),
         },
+        // the readings of profile 2: the name and every tail after a `:`, `/` or `.`, each
+        // case-insensitive with `_`, `-`, `.` and white space removed
+        {
+          kind: 'payer',
+          what: 'an "acme:payer.email" member (a payer tail between two separators)',
+          overrides: (c) =>
+            ext(c, { 'com.example:checkout': { 'acme:payer.email': `${marker}@example.org` } }),
+        },
+        {
+          kind: 'payer',
+          what: 'a "Checkout Data/payer_ref" member (a slashed prefix with white space)',
+          overrides: (c) =>
+            ext(c, { 'com.example:checkout': { 'Checkout Data/payer_ref': `ref-${marker}` } }),
+        },
+        {
+          kind: 'payer',
+          what: 'a "com.example.Payer-Email" extension (a dotted prefix)',
+          overrides: (c) => ext(c, { 'com.example.Payer-Email': `${marker}@example.org` }),
+        },
+        {
+          kind: 'payer',
+          what: 'a "x/y.z:PAYER\u00a0ID.v2" member three levels down (several separators, a no-break space)',
+          overrides: (c) =>
+            ext(c, { 'com.example:a': { b: [{ 'x/y.z:PAYER\u00a0ID.v2': `id-${marker}` }] } }),
+        },
+        {
+          kind: 'authorization',
+          what: 'an "org.acme/Mandate.Ref" member (slashed and dotted)',
+          overrides: (c) => ext(c, { 'com.example:sepa': { 'org.acme/Mandate.Ref': `mandate-${marker}` } }),
+        },
+        {
+          kind: 'state',
+          what: 'a "com.example.status" extension (a dotted prefix)',
+          overrides: (c) => ext(c, { 'com.example.status': `PAID-${marker}` }),
+        },
+        {
+          kind: 'state',
+          what: 'an "acme:Settlement.Date." member (a trailing separator)',
+          overrides: (c) =>
+            ext(c, { 'com.example:checkout': { 'acme:Settlement.Date.': `2026-01-03-${marker}` } }),
+        },
+        {
+          kind: 'state',
+          what: 'an "Order/State " member (trailing white space)',
+          overrides: (c) => ext(c, { 'com.example:checkout': { 'Order/State ': `SETTLED-${marker}` } }),
+        },
       ];
     };
 
