@@ -102,9 +102,15 @@ export interface DerivationVectors {
         /**
          * The body the payee answers.
          */
-        body: {
-          [k: string]: unknown;
-        };
+        body:
+          | {
+              [k: string]: unknown;
+            }
+          | unknown[]
+          | string
+          | number
+          | boolean
+          | null;
       };
       /**
        * valid: a Payment; invalid: an error code; acceptable: any of several outcomes.
@@ -226,9 +232,15 @@ export interface DerivationVectors {
         /**
          * The body the payee answers.
          */
-        body: {
-          [k: string]: unknown;
-        };
+        body:
+          | {
+              [k: string]: unknown;
+            }
+          | unknown[]
+          | string
+          | number
+          | boolean
+          | null;
       };
       /**
        * valid: a Payment; invalid: an error code; acceptable: any of several outcomes.

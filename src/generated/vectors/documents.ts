@@ -89,9 +89,15 @@ export interface DocumentVectors {
       /**
        * The parsed document (any JSON value).
        */
-      document?: {
-        [k: string]: unknown;
-      };
+      document?:
+        | {
+            [k: string]: unknown;
+          }
+        | unknown[]
+        | string
+        | number
+        | boolean
+        | null;
       /**
        * The document as JSON text, for the text-level rules (a leading U+FEFF is a byte order mark).
        */
@@ -149,9 +155,15 @@ export interface DocumentVectors {
       /**
        * The parsed document (any JSON value).
        */
-      document?: {
-        [k: string]: unknown;
-      };
+      document?:
+        | {
+            [k: string]: unknown;
+          }
+        | unknown[]
+        | string
+        | number
+        | boolean
+        | null;
       /**
        * The document as JSON text, for the text-level rules (a leading U+FEFF is a byte order mark).
        */

@@ -157,9 +157,15 @@ export interface OperatorVectors {
           /**
            * The request body, a template: {"$ref": "<step>.body.<member>"} (with "$with" to replace members) stands for a member of an earlier answer.
            */
-          body?: {
-            [k: string]: unknown;
-          };
+          body?:
+            | {
+                [k: string]: unknown;
+              }
+            | unknown[]
+            | string
+            | number
+            | boolean
+            | null;
           /**
            * Sign the body (or its member) with a vector key once resolved, then optionally tamper with it.
            */
@@ -187,18 +193,26 @@ export interface OperatorVectors {
               /**
                * For set: its new value.
                */
-              value?: {
-                [k: string]: unknown;
-              };
+              value?:
+                | {
+                    [k: string]: unknown;
+                  }
+                | unknown[]
+                | string
+                | number
+                | boolean
+                | null;
               [k: string]: unknown;
             };
           };
           /**
            * For status: the pack_id path parameter (a template).
            */
-          pack_id?: {
-            [k: string]: unknown;
-          };
+          pack_id?:
+            | string
+            | {
+                [k: string]: unknown;
+              };
           /**
            * For status: whose credential goes in Authorization: Bearer (a principal_id, operator, or the literal credential); absent: none.
            */
@@ -291,9 +305,15 @@ export interface OperatorVectors {
           /**
            * The request body, a template: {"$ref": "<step>.body.<member>"} (with "$with" to replace members) stands for a member of an earlier answer.
            */
-          body?: {
-            [k: string]: unknown;
-          };
+          body?:
+            | {
+                [k: string]: unknown;
+              }
+            | unknown[]
+            | string
+            | number
+            | boolean
+            | null;
           /**
            * Sign the body (or its member) with a vector key once resolved, then optionally tamper with it.
            */
@@ -321,18 +341,26 @@ export interface OperatorVectors {
               /**
                * For set: its new value.
                */
-              value?: {
-                [k: string]: unknown;
-              };
+              value?:
+                | {
+                    [k: string]: unknown;
+                  }
+                | unknown[]
+                | string
+                | number
+                | boolean
+                | null;
               [k: string]: unknown;
             };
           };
           /**
            * For status: the pack_id path parameter (a template).
            */
-          pack_id?: {
-            [k: string]: unknown;
-          };
+          pack_id?:
+            | string
+            | {
+                [k: string]: unknown;
+              };
           /**
            * For status: whose credential goes in Authorization: Bearer (a principal_id, operator, or the literal credential); absent: none.
            */
@@ -508,9 +536,15 @@ export interface OperatorVectors {
           /**
            * The request body, a template: {"$ref": "<step>.body.<member>"} (with "$with" to replace members) stands for a member of an earlier answer.
            */
-          body?: {
-            [k: string]: unknown;
-          };
+          body?:
+            | {
+                [k: string]: unknown;
+              }
+            | unknown[]
+            | string
+            | number
+            | boolean
+            | null;
           /**
            * Sign the body (or its member) with a vector key once resolved, then optionally tamper with it.
            */
@@ -538,18 +572,26 @@ export interface OperatorVectors {
               /**
                * For set: its new value.
                */
-              value?: {
-                [k: string]: unknown;
-              };
+              value?:
+                | {
+                    [k: string]: unknown;
+                  }
+                | unknown[]
+                | string
+                | number
+                | boolean
+                | null;
               [k: string]: unknown;
             };
           };
           /**
            * For status: the pack_id path parameter (a template).
            */
-          pack_id?: {
-            [k: string]: unknown;
-          };
+          pack_id?:
+            | string
+            | {
+                [k: string]: unknown;
+              };
           /**
            * For status: whose credential goes in Authorization: Bearer (a principal_id, operator, or the literal credential); absent: none.
            */
@@ -642,9 +684,15 @@ export interface OperatorVectors {
           /**
            * The request body, a template: {"$ref": "<step>.body.<member>"} (with "$with" to replace members) stands for a member of an earlier answer.
            */
-          body?: {
-            [k: string]: unknown;
-          };
+          body?:
+            | {
+                [k: string]: unknown;
+              }
+            | unknown[]
+            | string
+            | number
+            | boolean
+            | null;
           /**
            * Sign the body (or its member) with a vector key once resolved, then optionally tamper with it.
            */
@@ -672,18 +720,26 @@ export interface OperatorVectors {
               /**
                * For set: its new value.
                */
-              value?: {
-                [k: string]: unknown;
-              };
+              value?:
+                | {
+                    [k: string]: unknown;
+                  }
+                | unknown[]
+                | string
+                | number
+                | boolean
+                | null;
               [k: string]: unknown;
             };
           };
           /**
            * For status: the pack_id path parameter (a template).
            */
-          pack_id?: {
-            [k: string]: unknown;
-          };
+          pack_id?:
+            | string
+            | {
+                [k: string]: unknown;
+              };
           /**
            * For status: whose credential goes in Authorization: Bearer (a principal_id, operator, or the literal credential); absent: none.
            */

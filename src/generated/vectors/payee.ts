@@ -118,15 +118,23 @@ export interface PayeeVectors {
           /**
            * The harness body, a template: {"$ref": "<step>.body.<member>"} is a member of an earlier answer.
            */
-          body?: {
-            [k: string]: unknown;
-          };
+          body?:
+            | {
+                [k: string]: unknown;
+              }
+            | unknown[]
+            | string
+            | number
+            | boolean
+            | null;
           /**
            * For retrieve: the token, or {"$token": "<step>"}, the token of the reference URI that create step answered.
            */
-          token?: {
-            [k: string]: unknown;
-          };
+          token?:
+            | string
+            | {
+                [k: string]: unknown;
+              };
           /**
            * What the answer must be.
            */
@@ -176,15 +184,23 @@ export interface PayeeVectors {
           /**
            * The harness body, a template: {"$ref": "<step>.body.<member>"} is a member of an earlier answer.
            */
-          body?: {
-            [k: string]: unknown;
-          };
+          body?:
+            | {
+                [k: string]: unknown;
+              }
+            | unknown[]
+            | string
+            | number
+            | boolean
+            | null;
           /**
            * For retrieve: the token, or {"$token": "<step>"}, the token of the reference URI that create step answered.
            */
-          token?: {
-            [k: string]: unknown;
-          };
+          token?:
+            | string
+            | {
+                [k: string]: unknown;
+              };
           /**
            * What the answer must be.
            */
@@ -288,15 +304,23 @@ export interface PayeeVectors {
           /**
            * The harness body, a template: {"$ref": "<step>.body.<member>"} is a member of an earlier answer.
            */
-          body?: {
-            [k: string]: unknown;
-          };
+          body?:
+            | {
+                [k: string]: unknown;
+              }
+            | unknown[]
+            | string
+            | number
+            | boolean
+            | null;
           /**
            * For retrieve: the token, or {"$token": "<step>"}, the token of the reference URI that create step answered.
            */
-          token?: {
-            [k: string]: unknown;
-          };
+          token?:
+            | string
+            | {
+                [k: string]: unknown;
+              };
           /**
            * What the answer must be.
            */
@@ -346,15 +370,23 @@ export interface PayeeVectors {
           /**
            * The harness body, a template: {"$ref": "<step>.body.<member>"} is a member of an earlier answer.
            */
-          body?: {
-            [k: string]: unknown;
-          };
+          body?:
+            | {
+                [k: string]: unknown;
+              }
+            | unknown[]
+            | string
+            | number
+            | boolean
+            | null;
           /**
            * For retrieve: the token, or {"$token": "<step>"}, the token of the reference URI that create step answered.
            */
-          token?: {
-            [k: string]: unknown;
-          };
+          token?:
+            | string
+            | {
+                [k: string]: unknown;
+              };
           /**
            * What the answer must be.
            */
