@@ -7,14 +7,16 @@ import {
   type HttpRequest,
   type HttpResponse,
   joinUrl,
+  sendUndefinedRequest,
 } from './http.js';
-import type {
-  OperatorCall,
-  OperatorDriver,
-  OperatorEndpoint,
-  OperatorHarness,
-  OperatorRawEndpoint,
-  OperatorResult,
+import {
+  DriverTransportError,
+  type OperatorCall,
+  type OperatorDriver,
+  type OperatorEndpoint,
+  type OperatorHarness,
+  type OperatorRawEndpoint,
+  type OperatorResult,
 } from './types.js';
 
 /** Where the default Operator driver finds the Operator (profile section 4 and 5). */
@@ -95,6 +97,15 @@ export function createHttpOperator(opts: HttpOperatorOptions, http: HttpClient):
         body,
         headers: { 'content-type': 'application/json' },
       }),
+    undefinedRequest: (req) => {
+      const base = req.base === 'api' ? opts.base_url : opts.harness_url;
+      if (base === undefined)
+        throw new DriverTransportError(
+          'CPRC_DRIVER',
+          'no operator harness: operator.harness_url is not configured',
+        );
+      return sendUndefinedRequest(http, base, req);
+    },
     rawRequest: (method, endpoint, body) => {
       const url = rawUrl(endpoint);
       if (url === undefined)

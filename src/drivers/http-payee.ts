@@ -1,5 +1,12 @@
 import { burstThrough, raceFromBurst } from './burst.js';
-import { assertReadable, errorFromResponse, type HttpClient, type HttpResponse, joinUrl } from './http.js';
+import {
+  assertReadable,
+  errorFromResponse,
+  type HttpClient,
+  type HttpResponse,
+  joinUrl,
+  sendUndefinedRequest,
+} from './http.js';
 import type {
   ClockAnswer,
   ClockResult,
@@ -169,6 +176,12 @@ export function createHttpPayee(opts: HttpPayeeOptions, http: HttpClient): Payee
     };
   }
   if (opts.harness_url) driver.harness = createPayeeHarness(opts.harness_url, http);
+  driver.undefinedRequest = async (req) => {
+    const base = req.base === 'api' ? opts.base_url : opts.harness_url;
+    if (base === undefined)
+      throw new DriverTransportError('CPRC_DRIVER', 'no payee harness: payee.harness_url is not configured');
+    return sendUndefinedRequest(http, base, req);
+  };
   return driver;
 }
 

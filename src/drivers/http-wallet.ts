@@ -1,5 +1,5 @@
 import { isObject } from '../model/util.js';
-import { type HttpClient, type HttpResponse, joinUrl } from './http.js';
+import { type HttpClient, type HttpResponse, joinUrl, sendUndefinedRequest } from './http.js';
 import { type DeriveInput, type DeriveResult, DriverTransportError, type WalletDriver } from './types.js';
 
 /** The codes of a refused derivation (profile section 3): everything about the CPR itself. */
@@ -158,6 +158,7 @@ export function createHttpWallet(harnessUrl: string, http: HttpClient): WalletDr
   const who = `the wallet harness at ${url}`;
   return {
     channel: 'http',
+    undefinedRequest: (req) => sendUndefinedRequest(http, harnessUrl, req),
     async derive(input: DeriveInput): Promise<DeriveResult> {
       const res = await http.exchange({ method: 'POST', url, json: input });
       const answer = checkHttpAnswer(res, who);

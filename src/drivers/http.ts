@@ -5,7 +5,12 @@ import { CprcError } from '../errors.js';
 import { jsonTextDepth } from '../model/util.js';
 import { CappedRequestError, cappedRequest } from '../net/request.js';
 import { MAX_RECORDED_BODY_BYTES, type Recorder } from './recorder.js';
-import { type DriverError, DriverTransportError } from './types.js';
+import {
+  type DriverError,
+  DriverTransportError,
+  type UndefinedRequest,
+  type UndefinedRequestAnswer,
+} from './types.js';
 
 /** Default of `timeouts.request_ms`. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
@@ -44,7 +49,7 @@ export interface HttpClientOptions {
 
 /** One HTTP request. */
 export interface HttpRequest {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
   url: string;
   headers?: Record<string, string>;
   /** Raw body; use `json` for a JSON body. */
@@ -564,6 +569,33 @@ export function errorFromResponse(res: HttpResponse): {
 }
 
 /** Joins a base URL and a path without doubling or dropping the `/`. */
+/**
+ * Sends a request profile 1 does not define to `baseUrl` + `req.path` and returns the answer
+ * as received (nothing judged: the checks grade its status and body). Used by the default drivers'
+ * `undefinedRequest`.
+ * @example
+ * ```ts
+ * const a = await sendUndefinedRequest(http, 'https://127.0.0.1:8443', { method: 'PUT', base: 'api', path: 'cpr/x' });
+ * ```
+ */
+export async function sendUndefinedRequest(
+  http: HttpClient,
+  baseUrl: string,
+  req: UndefinedRequest,
+): Promise<UndefinedRequestAnswer> {
+  const res = await http.exchange({
+    method: req.method,
+    url: joinUrl(baseUrl, req.path),
+    ...(req.body === undefined ? {} : { body: req.body, headers: { 'content-type': 'application/json' } }),
+  });
+  return {
+    status: res.status,
+    headers: res.headers,
+    text: res.text,
+    ...(res.json === undefined ? {} : { json: res.json }),
+  };
+}
+
 export function joinUrl(base: string, path: string): string {
   return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
 }

@@ -155,9 +155,41 @@ export type PayeeHarnessEndpoint = 'requests' | 'fulfillments' | 'clock';
  * if (r.ok) validate(r.cpr); else console.log(r.error.code);
  * ```
  */
+/**
+ * A request profile section 1 does not define: a method an endpoint does not take, or a path that
+ * is no endpoint. `base` names the address the path is relative to (the target's API base, or
+ * its harness); `path` is joined to it as is (no encoding).
+ */
+export interface UndefinedRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  base: 'api' | 'harness';
+  path: string;
+  /** A body (sent as `application/json`), when given. */
+  body?: string;
+}
+
+/**
+ * The answer to an {@link UndefinedRequest} exactly as received: the driver judges nothing (a
+ * 2xx, a 5xx, a redirect or a body that is not JSON are the check's to grade).
+ */
+export interface UndefinedRequestAnswer {
+  status: number;
+  /** Headers with lower-case names. */
+  headers: Record<string, string>;
+  /** The body as text. */
+  text: string;
+  /** The parsed body when it is JSON. */
+  json?: unknown;
+}
+
 export interface PayeeDriver {
   /** Retrieves a CPR by token or by `cpr://` reference URI (spec 4.1). */
   retrieve(tokenOrUri: string, options?: RetrieveOptions): Promise<RetrieveResult>;
+  /**
+   * Sends a request profile 1 does not define (`base` `api`: relative to `base_url`; `harness`:
+   * to `harness_url`) and returns the answer unjudged: PROFILE checks only; absent in a custom binding.
+   */
+  undefinedRequest?(req: UndefinedRequest): Promise<UndefinedRequestAnswer>;
   /**
    * Race checks (issue 11): `n` retrievals of one token delivered together, with how tightly they
    * reached the payee. Optional: without it the suite sends them at once, unmeasured.
@@ -203,6 +235,11 @@ export type DeriveResult =
 export interface WalletDriver {
   /** Channel name, used to label results. */
   readonly channel: WalletChannel;
+  /**
+   * Sends a request profile 1 does not define to the HTTP harness (`base` `harness`, relative to
+   * `harness_url`) and returns the answer unjudged: PROFILE checks only; absent on stdio.
+   */
+  undefinedRequest?(req: UndefinedRequest): Promise<UndefinedRequestAnswer>;
   /** Runs spec 4.4 derivation. */
   derive(input: DeriveInput): Promise<DeriveResult>;
   /**
@@ -274,6 +311,11 @@ export type OperatorRawEndpoint = OperatorEndpoint | 'status' | 'policy' | 'pubk
 export interface OperatorDriver {
   /** POST issue with a LockRequest. */
   issue(lockRequest: unknown): Promise<OperatorResult>;
+  /**
+   * Sends a request profile 1 does not define (`base` `api`: relative to `base_url`; `harness`:
+   * to `harness_url`) and returns the answer unjudged: PROFILE checks only; absent in a custom binding.
+   */
+  undefinedRequest?(req: UndefinedRequest): Promise<UndefinedRequestAnswer>;
   /** POST renew with the cash-pack and a renewal entry. */
   renew(cashpack: unknown, entry: unknown): Promise<OperatorResult>;
   /** POST redeem with the cash-pack and a redemption request. */

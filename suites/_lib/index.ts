@@ -74,6 +74,11 @@ export type {
   RedirectStatus,
 } from './mock-payee.js';
 export { mockToken, retrievalTargets } from './mock-payee.js';
+export {
+  DOMAIN_MEMBER_NAMES,
+  describeUndefinedRequest,
+  undefinedRequestProblems,
+} from './undefined-requests.js';
 
 /**
  * The run context: configuration (with secrets: never print it), drivers, seed, runs, grep,

@@ -17,6 +17,8 @@ export interface FrontAnswer {
   status: number;
   contentType: string;
   body: string;
+  /** More headers of the answer (e.g. `allow`). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -50,6 +52,7 @@ export async function startFrontedOperator(workDir: string, fault: FrontFault): 
       const own = fault(req, path, body);
       if (own !== undefined) {
         res.writeHead(own.status, {
+          ...own.headers,
           'content-type': own.contentType,
           'content-length': Buffer.byteLength(own.body),
         });

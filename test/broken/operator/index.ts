@@ -81,6 +81,7 @@ import { terminalPackExpires } from './terminal-pack-expires.js';
 import { timestampsCommonFormsOnly } from './timestamps-common-forms-only.js';
 import { timestampsUnanchored } from './timestamps-unanchored.js';
 import { uncheckedChainDigest } from './unchecked-chain-digest.js';
+import { undefinedMethodEchoesBody, undefinedRequest500, unknownPath200 } from './undefined-requests.js';
 import { unknownPrincipalCrash } from './unknown-principal-crash.js';
 import { unsignedAccepted } from './unsigned-accepted.js';
 import { wrongKid } from './wrong-kid.js';
@@ -124,6 +125,9 @@ export const faults: BrokenImplementation[] = [
   statusBodyWithoutPackId,
   statusHidesRedeemed,
   wrongMethodBare405,
+  unknownPath200,
+  undefinedRequest500,
+  undefinedMethodEchoesBody,
   oversizedBody500,
   cashpackVersionMissing,
   confirmationWithoutRedeemedAt,

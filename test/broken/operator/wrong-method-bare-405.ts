@@ -18,7 +18,7 @@ export const wrongMethodBare405: BrokenImplementation = {
   id: 'operator-wrong-method-bare-405',
   target: 'operator',
   fault: 'a method an endpoint does not take is answered 405 with the body {} instead of the error body',
-  expected: ['PRF-1-ERROR-BODY'],
+  expected: ['PRF-1-UNDEFINED-REQUEST-ERROR'],
   start: ({ workDir }) =>
     startFrontedOperator(workDir, (req, path) => {
       const takes = POST_ONLY.has(path) ? 'POST' : 'GET';

@@ -62,6 +62,12 @@ export interface WalletFault {
    * `INVALID_REQUEST` (undefined: the profile's): the HTTP answer and the stdout line.
    */
   notJson?: { http: RawHttpAnswer; stdioLine: string };
+  /**
+   * The HTTP answer to a request profile 1 does not define (a method `/harness/derive` does not
+   * take, a path that is no endpoint), instead of the reference's 405 / 404 error body
+   * (undefined: the reference's; `'derive'`: taken as a derivation, whatever the method or path).
+   */
+  undefinedAnswer?: (method: string, path: string) => RawHttpAnswer | 'derive' | undefined;
 }
 
 /** An HTTP answer written as is (status, headers, body bytes). */
@@ -85,12 +91,32 @@ async function startRawHarness(
   tls: { certPem: string; keyPem: string },
   httpAnswer: (result: DerivationResult) => RawHttpAnswer | undefined,
   notJson: RawHttpAnswer | undefined,
+  undefinedAnswer: NonNullable<WalletFault['undefinedAnswer']> = () => undefined,
 ): Promise<{ harnessUrl: string; close(): Promise<void> }> {
   const server = createServer({ cert: tls.certPem, key: tls.keyPem }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       void (async () => {
+        // profile 1: a method /harness/derive does not take, or a path that is no endpoint, gets
+        // a 4xx and the error body (as the reference answers them), unless the fault says otherwise
+        const method = String(req.method);
+        const path = new URL(String(req.url), 'https://127.0.0.1').pathname;
+        if (path !== '/harness/derive' || method !== 'POST') {
+          const own = undefinedAnswer(method, path);
+          if (own !== 'derive') {
+            const a =
+              own ??
+              (path !== '/harness/derive'
+                ? jsonAnswer(404, { error: { code: 'NOT_FOUND', message: `no such path ${path}` } })
+                : jsonAnswer(405, {
+                    error: { code: 'INVALID_REQUEST', message: `${method} is not allowed here` },
+                  }));
+            res.writeHead(a.status, { ...a.headers });
+            res.end(a.body);
+            return;
+          }
+        }
         let answer: RawHttpAnswer;
         let body: unknown;
         try {
@@ -237,8 +263,14 @@ export async function startBrokenWallet(
   const supportedRails = [...(fault.supportedRails ?? DEFAULT_SUPPORTED_RAILS)];
   const core = fault.core({ trustedCaPems: [ca.certPem], supportedRails });
   const wallet =
-    fault.httpAnswer || fault.notJson
-      ? await startRawHarness(core, server, fault.httpAnswer ?? (() => undefined), fault.notJson?.http)
+    fault.httpAnswer || fault.notJson || fault.undefinedAnswer
+      ? await startRawHarness(
+          core,
+          server,
+          fault.httpAnswer ?? (() => undefined),
+          fault.notJson?.http,
+          fault.undefinedAnswer,
+        )
       : await startWalletHarness(core, { tls: server });
   return {
     config: {

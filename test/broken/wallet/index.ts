@@ -35,6 +35,7 @@ import { roundsAmount } from './rounds-amount.js';
 import { silentUnsupportedRail } from './silent-unsupported-rail.js';
 import { stateFromExtensions } from './state-from-extensions.js';
 import { stateNotCreated } from './state-not-created.js';
+import { undefinedMethodDerives, unknownPath500 } from './undefined-requests.js';
 import { wireGarbage } from './wire-garbage.js';
 
 const all = [
@@ -49,6 +50,8 @@ const all = [
   payerFromExtensions,
   payerDetailsFromExtensions,
   stateFromDottedStatus,
+  undefinedMethodDerives,
+  unknownPath500,
   requestIdUnbound,
   acceptsWrongVersion,
   openAmountIgnored,

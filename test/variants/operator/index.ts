@@ -8,6 +8,11 @@ import { noClock, noClockShortExpiry } from './no-clock.js';
 import { replayNotActiveFirst } from './replay-not-active-first.js';
 import { shortMaxExpiry } from './short-max-expiry.js';
 import { stateBeforeSignatures } from './state-before-signatures.js';
+import {
+  undefinedInvalidRequest,
+  undefinedMethodNotAllowed,
+  undefinedNotFound,
+} from './undefined-requests.js';
 import { unknownMembersRefused } from './unknown-members-refused.js';
 
 /** Every permitted variant of the operator: each must pass the whole operator suite. */
@@ -23,4 +28,7 @@ export const variants: PermittedVariant[] = [
   malformedSignature401,
   unknownMembersRefused,
   noBalanceHarness,
+  undefinedMethodNotAllowed,
+  undefinedNotFound,
+  undefinedInvalidRequest,
 ];

@@ -21,6 +21,8 @@ export interface WalletVariantSpec {
   supportedRails?: readonly Rail[];
   /** Whether the config declares `wallet.supported_rails` (default true). */
   declareSupportedRails?: boolean;
+  /** The answer to a request profile 1 does not define (see {@link WalletFault.undefinedAnswer}). */
+  undefinedAnswer?: WalletFault['undefinedAnswer'];
 }
 
 /** The served form (a {@link WalletFault} with nothing expected to trip) and the self-test entry. */
@@ -32,6 +34,7 @@ export function walletVariant(spec: WalletVariantSpec): PermittedVariant & { wal
     core: spec.core,
     ...(spec.supportedRails ? { supportedRails: spec.supportedRails } : {}),
     ...(spec.declareSupportedRails === false ? { declareSupportedRails: false } : {}),
+    ...(spec.undefinedAnswer ? { undefinedAnswer: spec.undefinedAnswer } : {}),
   };
   return {
     id: spec.id,

@@ -5,6 +5,7 @@ import { ignoresPayerData } from './ignores-payer-data.js';
 import { retrievalVariants } from './retrieval.js';
 import { strictWallet } from './strict.js';
 import { twoRailsUndeclared } from './two-rails-undeclared.js';
+import { undefinedInvalidRequest, undefinedMethodNotAllowed } from './undefined-requests.js';
 
 const all = [
   strictWallet,
@@ -13,6 +14,8 @@ const all = [
   conditionsFew,
   conditionsAllWithDefault,
   ...retrievalVariants,
+  undefinedMethodNotAllowed,
+  undefinedInvalidRequest,
 ];
 
 /** Every permitted variant of the wallet: each must pass the whole wallet suite. */

@@ -1,0 +1,29 @@
+/**
+ * Profile 1 broken at the wallet's HTTP harness for requests the profile does not define: each
+ * must be answered with a 4xx and the error body, whatever its status and code.
+ */
+import { createWalletCore } from '../../../src/reference/wallet/index.js';
+import { brokenWallet, jsonAnswer } from './harness.js';
+
+/** The router ignores the method: GET, PUT, PATCH or DELETE to /harness/derive derives like POST. */
+export const undefinedMethodDerives = brokenWallet({
+  id: 'wallet-undefined-method-derives',
+  fault:
+    'the harness router ignores the method: PUT or PATCH to {harness}/derive derives (200 and a Payment) like POST',
+  expected: ['PRF-1-UNDEFINED-REQUEST-ERROR'],
+  core: (options) => createWalletCore(options),
+  undefinedAnswer: (_method, path) => (path === '/harness/derive' ? 'derive' : undefined),
+});
+
+/** A path that is no endpoint ends in a 500 (the framework's unhandled route). */
+export const unknownPath500 = brokenWallet({
+  id: 'wallet-unknown-path-500',
+  fault:
+    'a path that is no endpoint of the harness is answered 500 INTERNAL_ERROR (with the error body) instead of a 4xx',
+  expected: ['PRF-1-UNDEFINED-REQUEST-ERROR'],
+  core: (options) => createWalletCore(options),
+  undefinedAnswer: (_method, path) =>
+    path === '/harness/derive'
+      ? undefined
+      : jsonAnswer(500, { error: { code: 'INTERNAL_ERROR', message: `no route for ${path}` } }),
+});
