@@ -201,7 +201,7 @@ describe('Profile section 1: common conventions (wallet reading)', () => {
 
     check(
       'memo-length-counts-code-points-140-accepted-141-refused',
-      ['CPR-2.1-MEMO-LENGTH', 'PRF-2-LENGTH-CODE-POINTS'],
+      ['CPR-2.1-MEMO-LENGTH', 'CPR-8-MEMO-LENGTH', 'PRF-2-LENGTH-CODE-POINTS'],
       'memo length counts code points: a memo of 140 code points outside the BMP (280 UTF-16 units) is accepted; one of 141 code points is refused',
       async () => {
         await allCases(
@@ -224,7 +224,12 @@ describe('Profile section 1: common conventions (wallet reading)', () => {
 
     check(
       'remittance-length-counts-code-points-140-accepted-141-refused',
-      ['CPR-2.6-REMITTANCE-LENGTH', 'CPR-2.7-REMITTANCE-LENGTH', 'PRF-2-LENGTH-CODE-POINTS'],
+      [
+        'CPR-2.6-REMITTANCE-LENGTH',
+        'CPR-2.7-REMITTANCE-LENGTH',
+        'CPR-8-REMITTANCE-LENGTH',
+        'PRF-2-LENGTH-CODE-POINTS',
+      ],
       'remittance_info length counts code points: 140 code points outside the BMP are accepted; 141 are refused',
       async () => {
         const rail = await payableRail(wallet, ['ON_CHAIN', 'PIX', 'UPI']);

@@ -8,28 +8,6 @@ import { CPR_RULES } from '../../src/validator/rules/index.js';
 // Coverage is declared data (src/catalog/declared.ts): check IDs from a reference run, module IDs
 // from the tables modules export. suites/catalog/coverage.json is generated (npm run
 // catalog:coverage); the reference self-test checks its `checks`, this file the rest.
-/**
- * Requirements that were credited only by a mention in a comment of a validator rule (the old
- * regex over source text, issue 8) and that no check or declared module covers: each needs a
- * check naming it, the rule listing it in its `requirements` (if the rule reports it), or an
- * "untestable" reason. The list may only shrink: an entry that becomes covered fails this test
- * until it is removed.
- */
-const UNCOVERED_SINCE_COVERAGE_IS_DECLARED = [
-  'CPR-1-NO-PAYER-AUTH-STATE',
-  'CPR-1-VALIDITY-WINDOW',
-  'CPR-2.1-EXTENSIONS-MAP',
-  'CPR-2.4-SUB-INTERFACE-BY-HINT',
-  'CPR-2.4-SUB-INTERFACE-TOP-LEVEL',
-  'CPR-2.9-CONTEXT-NOT-IN-CPR',
-  'CPR-3-NO-STATE',
-  'CPR-3-CONSUMED-NOT-A-FIELD',
-  'CPR-8-MEMO-LENGTH',
-  'CPR-8-REMITTANCE-LENGTH',
-  'CPR-8-REQUEST-VALIDITY',
-  'PRF-2-TIMESTAMPS-Z',
-];
-
 describe('suites/catalog/coverage.json', () => {
   const coverage = loadCoverage();
   const ids = loadCatalog().requirements.map((r) => r.id);
@@ -56,12 +34,8 @@ describe('suites/catalog/coverage.json', () => {
       return (c?.checks.length ?? 0) + (c?.modules.length ?? 0) === 0 && !requirementById(id)?.untestable;
     });
     expect(
-      neither.filter((id) => !UNCOVERED_SINCE_COVERAGE_IS_DECLARED.includes(id)),
+      neither,
       'add a check naming the ID or an "untestable" reason, then npm run catalog:coverage',
-    ).toEqual([]);
-    expect(
-      UNCOVERED_SINCE_COVERAGE_IS_DECLARED.filter((id) => !neither.includes(id)),
-      'covered now: remove them from UNCOVERED_SINCE_COVERAGE_IS_DECLARED',
     ).toEqual([]);
   });
 });

@@ -164,6 +164,8 @@ const EXPECTED: Record<string, Expect> = {
   'sub-interface-sepa-ct-also-account-fail': both('PRF-2-ONE-SUB-INTERFACE-ANY-HINT'),
   'sub-interface-pix-also-iban-fail': both('PRF-2-ONE-SUB-INTERFACE-ANY-HINT'),
   'sub-interface-unknown-hint-none-fail': both('PRF-2-ONE-SUB-INTERFACE-ANY-HINT'),
+  'sub-interface-iban-in-rail-address-only-fail': both('CPR-2.4-SUB-INTERFACE-TOP-LEVEL'),
+  'sub-interface-hint-names-other-fail': both('CPR-2.4-SUB-INTERFACE-BY-HINT'),
   // display_name present: not blank (payee error; a wallet accepts it)
   'payee-display-name-empty-fail': { payee: 'PRF-2-DISPLAY-NAME-NOT-BLANK', wallet: 'valid' },
   'payee-display-name-white-space-fail': { payee: 'PRF-2-DISPLAY-NAME-NOT-BLANK', wallet: 'valid' },

@@ -1,5 +1,5 @@
-// Also checks CPR-1-VALIDITY-WINDOW (spec 1 rule 3): the window from created_at to expires_at is
-// a real window.
+// Spec 1 (CPR-1-VALIDITY-WINDOW: every CPR has a window from created_at to expires_at) is named by
+// the wallet suite's check of a request without either.
 
 import { type Finding, finding } from '../../model/finding.js';
 import type { Rule, RuleContext } from '../types.js';

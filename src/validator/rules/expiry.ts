@@ -1,4 +1,5 @@
-// Also checks CPR-8-REQUEST-VALIDITY (section 8: validity is bounded by expires_at, which is required).
+// Section 8 (CPR-8-REQUEST-VALIDITY: validity bounded by expires_at, which is required) is named
+// by the wallet suite's check of a request without expires_at or past it.
 
 import { type Finding, finding } from '../../model/finding.js';
 import type { Rule, RuleContext } from '../types.js';

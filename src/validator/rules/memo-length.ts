@@ -1,5 +1,5 @@
-// Also checks CPR-8-MEMO-LENGTH (the section 8 limit) and PRF-2-LENGTH-CODE-POINTS (counted in
-// Unicode code points).
+// Counted in Unicode code points (PRF-2-LENGTH-CODE-POINTS). Section 8 repeats the limit
+// (CPR-8-MEMO-LENGTH): the wallet suite's memo-length check names it.
 
 import { type Finding, finding } from '../../model/finding.js';
 import type { Rule, RuleContext } from '../types.js';

@@ -1,8 +1,6 @@
-// Also checks, by the same member names: CPR-1-NO-PAYER-AUTH-STATE (spec 1 rule 2: no payer
-// information, authorization proof or state), CPR-3-NO-STATE (3 rule 1: no status, authorization or
-// confirmation), CPR-3-CONSUMED-NOT-A-FIELD (3 rule 4: consumed/expired is no field of the CPR) and
-// CPR-2.9-CONTEXT-NOT-IN-CPR (2.9: the DerivationContext's payer, authorization and execution
-// context are never inside the CPR).
+// The payee suite grades the statements these findings also break, each by its own check over
+// the same corpus: CPR-1-NO-PAYER-AUTH-STATE (spec 1), CPR-3-NO-STATE (3 rule 1),
+// CPR-3-CONSUMED-NOT-A-FIELD (3 rule 4) and CPR-2.9-CONTEXT-NOT-IN-CPR (2.9): suites/payee/inv-invariants.ts.
 
 import { type Finding, finding } from '../../model/finding.js';
 import type { Rule, RuleContext } from '../types.js';

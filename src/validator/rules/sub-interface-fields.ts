@@ -1,8 +1,6 @@
-// Also checks CPR-2.4-SUB-INTERFACE-BY-HINT (rail_hint selects the sub-interface, through
-// selectSubInterface) and CPR-2.4-SUB-INTERFACE-TOP-LEVEL (its fields are read at the top level).
-
 import { FIELDS_REQUIREMENT, REQUIRED_FIELDS, type SubInterface } from '../../model/cpr.js';
 import { type Finding, finding } from '../../model/finding.js';
+import { isObject } from '../../model/util.js';
 import { isCompleteIn, selectSubInterface } from '../subinterface.js';
 import type { Rule, RuleContext } from '../types.js';
 import { describe, findingsOf, listText } from '../util.js';
@@ -14,6 +12,17 @@ const REQ_EXACTLY_ONE = 'PRF-2-EXACTLY-ONE-SUB-INTERFACE';
 const REQ_OPEN = 'PRF-2-OPEN-SUB-INTERFACE';
 /** Zero or two complete sub-interfaces is invalid whatever the rail_hint (profile section 2). */
 const REQ_ANY_HINT = 'PRF-2-ONE-SUB-INTERFACE-ANY-HINT';
+/** The rail_hint decides which sub-interface applies (spec 2.4), not the fields present. */
+const REQ_BY_HINT = 'CPR-2.4-SUB-INTERFACE-BY-HINT';
+/** Sub-interface fields are added at the top level, next to the base fields (spec 2.4). */
+const REQ_TOP_LEVEL = 'CPR-2.4-SUB-INTERFACE-TOP-LEVEL';
+
+/** A member of `payee.rail_address`, if the document has that object. */
+function railAddressMember(doc: unknown, field: string): unknown {
+  const payee = isObject(doc) ? doc.payee : undefined;
+  const ra = isObject(payee) ? payee.rail_address : undefined;
+  return isObject(ra) && Object.hasOwn(ra, field) ? ra[field] : undefined;
+}
 
 /** The sub-interfaces an address completes without a rail_hint (on-chain needs ON_CHAIN). */
 const ADDRESS_SUBS = ['iban', 'account', 'instant-key'] as const;
@@ -41,11 +50,22 @@ const SET_TEXT: Readonly<Record<(typeof ADDRESS_SUBS)[number], string>> = {
  * Whatever the rail_hint, a document that completes no sub-interface, or two, is invalid: a
  * `SEPA_CT` document that also completes the account set breaks PRF-2-ONE-SUB-INTERFACE-ANY-HINT,
  * and so does a document under an unknown rail_hint (tolerated in the wallet reading, read like
- * OPEN) that completes none or two.
+ * OPEN) that completes none or two. A named sub-interface left incomplete while the document
+ * completes another breaks CPR-2.4-SUB-INTERFACE-BY-HINT (the rail_hint decides, not the fields);
+ * a required field missing at the top level but present in `payee.rail_address` also breaks
+ * CPR-2.4-SUB-INTERFACE-TOP-LEVEL (sub-interface fields sit at the top level, next to the base
+ * fields), beside the finding of the missing field.
  */
 export const subInterfaceFields: Rule = {
   name: 'sub-interface-fields',
-  requirements: [REQ_EXACTLY_ONE, REQ_OPEN, REQ_ANY_HINT, ...Object.values(FIELDS_REQUIREMENT)],
+  requirements: [
+    REQ_EXACTLY_ONE,
+    REQ_OPEN,
+    REQ_ANY_HINT,
+    REQ_BY_HINT,
+    REQ_TOP_LEVEL,
+    ...Object.values(FIELDS_REQUIREMENT),
+  ],
   check: (ctx) => findingsOf(collectSubInterfaceFields, ctx),
   collect: collectSubInterfaceFields,
 };
@@ -54,9 +74,11 @@ function collectSubInterfaceFields({ doc }: RuleContext, out: Finding[]): void {
   const sel = selectSubInterface(doc);
   if (sel.kind === 'named') {
     const view = viewOf(doc);
+    let complete = true;
     for (const field of REQUIRED_FIELDS[sel.sub]) {
       const v = topMember(view, field);
       if (v === undefined || v === null) {
+        complete = false;
         out.push(
           finding(
             FIELDS_REQUIREMENT[sel.sub],
@@ -64,16 +86,32 @@ function collectSubInterfaceFields({ doc }: RuleContext, out: Finding[]): void {
             `${field} is missing; rail_hint "${sel.hint}" requires it at the top level`,
           ),
         );
+        const nested = railAddressMember(doc, field);
+        if (nested !== undefined && nested !== null)
+          out.push(
+            finding(
+              REQ_TOP_LEVEL,
+              `/${field}`,
+              `${field} sits in payee.rail_address only; sub-interface fields are added at the top level, next to the base fields (payee.rail_address repeats the address)`,
+            ),
+          );
       }
     }
     const extra = completeExcept(view, sel.sub);
     if (extra.length > 0) {
+      const others = listText(extra.map((s) => `${s} (${SET_TEXT[s]})`));
       out.push(
-        finding(
-          REQ_ANY_HINT,
-          '',
-          `rail_hint "${sel.hint}" selects the ${sel.sub} sub-interface, but the document also completes ${listText(extra.map((s) => `${s} (${SET_TEXT[s]})`))}; exactly one sub-interface may be complete`,
-        ),
+        complete
+          ? finding(
+              REQ_ANY_HINT,
+              '',
+              `rail_hint "${sel.hint}" selects the ${sel.sub} sub-interface, but the document also completes ${others}; exactly one sub-interface may be complete`,
+            )
+          : finding(
+              REQ_BY_HINT,
+              '/rail_hint',
+              `rail_hint "${sel.hint}" selects the ${sel.sub} sub-interface, which is incomplete, while the document completes ${others}; the rail_hint decides which sub-interface applies, not the fields present`,
+            ),
       );
     }
     return;

@@ -1,4 +1,5 @@
-// Also checks PRF-2-TIMESTAMPS-Z (profile section 2 restates section 1: RFC 3339 with Z).
+// Profile section 2 restates section 1 for the CPR (PRF-2-TIMESTAMPS-Z): the payee suite's
+// cpr-timestamps-rfc-3339-z check names it.
 
 import { type Finding, finding } from '../../model/finding.js';
 import type { Rfc3339Instant } from '../rfc3339.js';

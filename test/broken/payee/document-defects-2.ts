@@ -21,7 +21,7 @@ export const documentDefects2: BrokenImplementation[] = [
   brokenDocuments(
     'payee-doc-timestamps-offset',
     'created_at and expires_at are written with "+00:00" instead of "Z" (same instants)',
-    ['PRF-1-TIMESTAMP-Z', ...PROPERTY],
+    ['PRF-1-TIMESTAMP-Z', 'PRF-2-TIMESTAMPS-Z', ...PROPERTY],
     (doc) => {
       const d = doc as Doc;
       const z = (t: unknown) => (typeof t === 'string' ? t.replace(/Z$/, '+00:00') : t);

@@ -27,8 +27,9 @@ export const documentDefects3: BrokenImplementation[] = [
   brokenDocuments(
     'payee-doc-timestamps-not-utc',
     'created_at and expires_at are written in +01:00 local time (the same instants)',
-    // the validator reports a non-UTC offset under CPR-2.1-TIMESTAMPS-UTC alone (one fault, one finding)
-    ['CPR-2.1-TIMESTAMPS-UTC', ...PROPERTY],
+    // the validator reports a non-UTC offset under CPR-2.1-TIMESTAMPS-UTC alone (one fault, one
+    // finding); the profile 2 timestamp check names it too (not "Z")
+    ['CPR-2.1-TIMESTAMPS-UTC', 'PRF-2-TIMESTAMPS-Z', ...PROPERTY],
     (doc) => {
       const d = doc as Doc;
       const local = (t: unknown) => {
@@ -156,6 +157,22 @@ export const documentDefects3: BrokenImplementation[] = [
     (doc) => {
       const d = doc as Doc;
       return { ...d, created_at: d.expires_at } as CprDocument;
+    },
+  ),
+  brokenDocuments(
+    'payee-doc-expired-flag',
+    'every CPR carries "expired": false and an extension "com.example:used": false (consumption written into the document)',
+    // names the validator's list does not hold: only the section 3 check of a consumed or
+    // expired flag sees them
+    ['CPR-3-CONSUMED-NOT-A-FIELD'],
+    (doc) => {
+      const d = doc as Doc;
+      const extensions = (d.extensions as Record<string, unknown> | undefined) ?? {};
+      return {
+        ...d,
+        expired: false,
+        extensions: { ...extensions, 'com.example:used': false },
+      } as CprDocument;
     },
   ),
 ];

@@ -33,6 +33,7 @@ export const inlinePartial: BrokenImplementation = {
   // the inline (and QR-inline) CPRs lack each rail's sub-interface fields: the document checks
   // grade the missing fields per sub-interface; the QR rendering itself is sound
   expected: [
+    'CPR-2.4-SUB-INTERFACE-TOP-LEVEL',
     'CPR-2.5-ONCHAIN-FIELDS',
     'CPR-2.6-IBAN-FIELDS',
     'CPR-2.7-ACCOUNT-FIELDS',

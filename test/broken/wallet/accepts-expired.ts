@@ -9,6 +9,7 @@ export const acceptsExpired = brokenWallet({
   expected: [
     'CPR-4.4-PARSE-VALIDATE',
     'CPR-7-EXPIRED-REJECTED',
+    'CPR-8-REQUEST-VALIDITY',
     'CPR-INV-2-EXPIRY-ENFORCEMENT',
     'CPR-INV-7-REJECTS-EXPIRED',
     'CPR-INV-7-VALIDATES-BASE',

@@ -2,6 +2,7 @@ import type { BrokenImplementation } from '../types.js';
 import { acceptsExpired } from './accepts-expired.js';
 import { acceptsUnsafeNumber } from './accepts-unsafe-number.js';
 import { acceptsWrongVersion } from './accepts-wrong-version.js';
+import { expiresAtOptional, extensionsNeverRead } from './base-fields.js';
 import { chokesOnExtensions } from './chokes-on-extensions.js';
 import { conditionsWrong } from './conditions-wrong.js';
 import { contextRailReplaced } from './context-rail-replaced.js';
@@ -52,6 +53,8 @@ const all = [
   stateFromDottedStatus,
   undefinedMethodDerives,
   unknownPath500,
+  expiresAtOptional,
+  extensionsNeverRead,
   requestIdUnbound,
   acceptsWrongVersion,
   openAmountIgnored,

@@ -90,6 +90,8 @@ export const countsUtf16Units = brokenWallet({
     'CPR-2.1-MEMO-LENGTH',
     'CPR-2.6-REMITTANCE-LENGTH',
     'CPR-2.7-REMITTANCE-LENGTH',
+    'CPR-8-MEMO-LENGTH',
+    'CPR-8-REMITTANCE-LENGTH',
     'PRF-2-LENGTH-CODE-POINTS',
   ],
   core: (options) =>
@@ -138,6 +140,7 @@ export const createdAtOptional = brokenWallet({
   id: 'wallet-created-at-optional',
   fault: 'a request without created_at is derived (created_at taken as now) instead of refused',
   expected: [
+    'CPR-1-VALIDITY-WINDOW',
     'CPR-2.1-REQUIRED-FIELDS',
     'CPR-4.4-PARSE-VALIDATE',
     'CPR-INV-7-VALIDATES-BASE',

@@ -14,6 +14,8 @@ const ONCHAIN = 'CPR-2.5-ONCHAIN-FIELDS';
 const IBAN = 'CPR-2.6-IBAN-FIELDS';
 const ACCOUNT = 'CPR-2.7-ACCOUNT-FIELDS';
 const KEY = 'CPR-2.8-INSTANT-KEY-FIELDS';
+const BY_HINT = 'CPR-2.4-SUB-INTERFACE-BY-HINT';
+const TOP_LEVEL = 'CPR-2.4-SUB-INTERFACE-TOP-LEVEL';
 
 const SETS = {
   onchain: { chain_id: '1', receiver_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' },
@@ -58,10 +60,36 @@ describe('sub-interface-fields: a named rail_hint', () => {
     }
   });
 
-  it('reads the fields at the top level only, not inside payee.rail_address', () => {
+  it('reads the fields at the top level only; one found in payee.rail_address only also breaks CPR-2.4-SUB-INTERFACE-TOP-LEVEL', () => {
     run({ rail_hint: 'SEPA_CT', payee: { rail_address: { ...SETS.iban } } }, [
       [IBAN, '/iban'],
+      [TOP_LEVEL, '/iban'],
       [IBAN, '/beneficiary_name'],
+      [TOP_LEVEL, '/beneficiary_name'],
+    ]);
+    // at the top level and in rail_address: no finding; in rail_address as null or absent: the missing field only
+    run(
+      { rail_hint: 'PIX', ...SETS['instant-key'], payee: { rail_address: { ...SETS['instant-key'] } } },
+      [],
+    );
+    run({ rail_hint: 'PIX', key_type: 'EMAIL', payee: { rail_address: { key_value: null } } }, [
+      [KEY, '/key_value'],
+    ]);
+    run({ rail_hint: 'PIX', key_type: 'EMAIL', payee: { rail_address: { key_type: 'EMAIL' } } }, [
+      [KEY, '/key_value'],
+    ]);
+    run({ rail_hint: 'ON_CHAIN', chain_id: '1', payee: { rail_address: SETS.onchain } }, [
+      [ONCHAIN, '/receiver_address'],
+      [TOP_LEVEL, '/receiver_address'],
+    ]);
+    // a rail_address that is no object, or a payee that is none
+    run({ rail_hint: 'ACH', payee: { rail_address: [SETS.account] } }, [
+      [ACCOUNT, '/account_number'],
+      [ACCOUNT, '/beneficiary_name'],
+    ]);
+    run({ rail_hint: 'ACH', payee: 'x' }, [
+      [ACCOUNT, '/account_number'],
+      [ACCOUNT, '/beneficiary_name'],
     ]);
   });
 
@@ -86,11 +114,25 @@ describe('sub-interface-fields: a named rail_hint', () => {
     run({ rail_hint: 'ACH', ...SETS.account, ...SETS['instant-key'] }, [[ANY_HINT, '']]);
     run({ rail_hint: 'ON_CHAIN', ...SETS.onchain, ...SETS['instant-key'] }, [[ANY_HINT, '']]);
     run({ rail_hint: 'PIX', ...SETS['instant-key'], ...SETS.iban, account_number: '1' }, [[ANY_HINT, '']]);
-    // its own set missing and another complete: both findings
-    run({ rail_hint: 'PIX', ...SETS.iban }, [
+    // its own set incomplete and another complete: the rail_hint decides (CPR-2.4-SUB-INTERFACE-BY-HINT)
+    const [, , b] = expectFindings(subInterfaceFields, { rail_hint: 'PIX', ...SETS.iban }, [
       [KEY, '/key_type'],
       [KEY, '/key_value'],
-      [ANY_HINT, ''],
+      [BY_HINT, '/rail_hint'],
+    ]);
+    expect(b?.message).toContain('iban + beneficiary_name');
+    run({ rail_hint: 'SEPA_CT', ...SETS.account }, [
+      [IBAN, '/iban'],
+      [BY_HINT, '/rail_hint'],
+    ]);
+    run({ rail_hint: 'ACH', iban: 'DE89370400440532013000', beneficiary_name: 'x', account_number: null }, [
+      [ACCOUNT, '/account_number'],
+      [BY_HINT, '/rail_hint'],
+    ]);
+    // its own set incomplete and no other complete: the missing fields only
+    run({ rail_hint: 'SEPA_CT', account_number: '1' }, [
+      [IBAN, '/iban'],
+      [IBAN, '/beneficiary_name'],
     ]);
   });
 
