@@ -137,7 +137,7 @@ export const documentDefects2: BrokenImplementation[] = [
   brokenDocuments(
     'payee-doc-settlement-extension',
     'CPRs carry a settlement instruction in their extensions',
-    ['CPR-INV-6-SEPARATION', ...PROPERTY],
+    ['CPR-INV-6-SEPARATION', 'CPR-1-NO-PAYER-AUTH-STATE', 'CPR-3-NO-STATE', ...PROPERTY],
     (doc) => {
       const d = doc as Doc;
       return {

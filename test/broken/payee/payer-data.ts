@@ -22,6 +22,12 @@ export const payerData: BrokenImplementation = {
   id: 'payee-payer-data',
   target: 'payee',
   fault: 'every CPR carries a "payer" member naming the expected payer',
-  expected: ['CPR-INV-1-NO-PAYER-DATA', 'CPR-INV-8-NO-PAYER-DATA'],
+  // a top-level payer is also the DerivationContext's payer (spec 2.9) inside the CPR
+  expected: [
+    'CPR-1-NO-PAYER-AUTH-STATE',
+    'CPR-2.9-CONTEXT-NOT-IN-CPR',
+    'CPR-INV-1-NO-PAYER-DATA',
+    'CPR-INV-8-NO-PAYER-DATA',
+  ],
   start: ({ workDir }) => startBrokenPayee(workDir, { documentBuilder: new PayerLeakingBuilder() }),
 };
