@@ -503,13 +503,6 @@ describe('Profile 2 and 3: how a wallet reads a document', () => {
               extensions: { iban: iban.iban, beneficiary_name: iban.beneficiary_name },
             }),
           },
-          {
-            what: 'an on-chain request whose rail_hint ON_CHAIN is only in extensions',
-            cpr: edited(cprOfSubInterface('onchain'), {
-              rail_hint: undefined,
-              extensions: { rail_hint: 'ON_CHAIN', 'foundation:rail_hint': 'ON_CHAIN' },
-            }),
-          },
         ];
         await everyCase(refused, async (c) => {
           const r = await wallet.derive({ cpr: c.cpr, context: deriveContext() });

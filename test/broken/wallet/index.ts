@@ -21,11 +21,13 @@ import { noReferenceUris } from './no-reference-uris.js';
 import { openAmountIgnored } from './open-amount-ignored.js';
 import { ownAuthorization } from './own-authorization.js';
 import { partialAmount } from './partial-amount.js';
+import { pathsFaults } from './paths-faults.js';
 import { payeeDescriptorOnly } from './payee-descriptor-only.js';
 import { payerFromExtensions } from './payer-from-extensions.js';
 import { payerDetailsFromExtensions, stateFromDottedStatus } from './payer-readings.js';
 import { payerReplaced } from './payer-replaced.js';
 import { profileFaults } from './profile-faults.js';
+import { readingFaults } from './reading-faults.js';
 import { referenceAlwaysRequestId } from './reference-always-request-id.js';
 import { rejectsNumberAmount } from './rejects-number-amount.js';
 import { rejectsUnknownRailHint } from './rejects-unknown-rail-hint.js';
@@ -79,6 +81,8 @@ const all = [
   retrievesOverHttp,
   paysAtExpiryInstant,
   ...retrievalFaults,
+  ...readingFaults,
+  ...pathsFaults,
 ];
 
 /** Deliberately broken wallet implementations, one fault each (see ../types.ts). */

@@ -2,6 +2,7 @@ import type { PermittedVariant } from '../../broken/types.js';
 import type { WalletFault } from '../../broken/wallet/harness.js';
 import { conditionsAllWithDefault, conditionsFew } from './conditions.js';
 import { ignoresPayerData } from './ignores-payer-data.js';
+import { sepaInstOnly, unknownKeyTypeRefused } from './reading.js';
 import { retrievalVariants } from './retrieval.js';
 import { strictWallet } from './strict.js';
 import { twoRailsUndeclared } from './two-rails-undeclared.js';
@@ -14,6 +15,8 @@ const all = [
   conditionsFew,
   conditionsAllWithDefault,
   ...retrievalVariants,
+  unknownKeyTypeRefused,
+  sepaInstOnly,
   undefinedMethodNotAllowed,
   undefinedInvalidRequest,
 ];
