@@ -83,9 +83,9 @@ export interface QrVectors {
        */
       png_base64?: string;
       /**
-       * read: the text the symbol carries; render: the URI to render.
+       * read: the text the symbol carries (absent when the image holds no QR code); render: the URI to render.
        */
-      payload: string;
+      payload?: string;
       /**
        * The error correction level the image was rendered at (or is asked for).
        */
@@ -139,9 +139,9 @@ export interface QrVectors {
        */
       png_base64?: string;
       /**
-       * read: the text the symbol carries; render: the URI to render.
+       * read: the text the symbol carries (absent when the image holds no QR code); render: the URI to render.
        */
-      payload: string;
+      payload?: string;
       /**
        * The error correction level the image was rendered at (or is asked for).
        */

@@ -81,6 +81,32 @@ const SEP = 'CPR-INV-6-SEPARATION';
 const PAYER_EITHER =
   'profile 3: a wallet may refuse a cpr carrying payer, authorization or state data or derive it with the data ignored; a validator in the wallet reading may report it either way';
 
+/** What every valid document of a rail case holds to, at the valid side of each rule. */
+const BASE_VALID = [
+  'CPR-4.3-VALIDATE-BEFORE-PROCESSING',
+  'CPR-2.1-VERSION',
+  'CPR-2.1-REQUIRED-FIELDS',
+  'CPR-2.1-FIELD-TYPES',
+  'CPR-2.2-RAIL-ADDRESS',
+  'PRF-2-RAIL-ADDRESS-AGREES',
+  'CPR-2.3-ASSET-REQUIRED',
+  'CPR-2.3-ASSET-TYPE',
+  'CPR-2.3-ASSET-CODE-ISO4217',
+  'CPR-2.3-AMOUNT-SMALLEST-UNIT',
+  'PRF-1-AMOUNT-FORMAT',
+  'PRF-1-AMOUNT-NUMBER-SAFE',
+  'CPR-2.4-RAIL-HINT-ENUM',
+  'PRF-2-EXACTLY-ONE-SUB-INTERFACE',
+  'PRF-2-ONE-SUB-INTERFACE-ANY-HINT',
+];
+const IBAN_VALID = [
+  ...BASE_VALID,
+  'CPR-2.6-IBAN-VALID',
+  'CPR-2.6-BIC-VALID',
+  'CPR-2.6-BENEFICIARY-NAME',
+  'CPR-2.2-OPTIONAL-FIELD-PRESENT',
+];
+
 /** Every document spec. */
 export function documentSpecs(): DocSpec[] {
   const specs: DocSpec[] = [
@@ -89,6 +115,7 @@ export function documentSpecs(): DocSpec[] {
       'rail-sepa-ct',
       'a complete SEPA_CT request',
       [
+        ...IBAN_VALID,
         'CPR-2.6-IBAN-FIELDS',
         'PRF-2-SUB-INTERFACE-SELECTION',
         'CPR-2.4-SUB-INTERFACE-BY-HINT',
@@ -101,6 +128,7 @@ export function documentSpecs(): DocSpec[] {
       'rail-sepa-inst',
       'a complete SEPA_INST request',
       [
+        ...IBAN_VALID,
         'CPR-2.6-IBAN-FIELDS',
         'PRF-2-SUB-INTERFACE-SELECTION',
         'CPR-2.4-SUB-INTERFACE-BY-HINT',
@@ -113,6 +141,7 @@ export function documentSpecs(): DocSpec[] {
       'rail-swift',
       'a complete SWIFT request in GBP',
       [
+        ...IBAN_VALID,
         'CPR-2.6-IBAN-FIELDS',
         'PRF-2-SUB-INTERFACE-SELECTION',
         'CPR-2.4-SUB-INTERFACE-BY-HINT',
@@ -125,10 +154,13 @@ export function documentSpecs(): DocSpec[] {
       'rail-ach',
       'a complete ACH request (account sub-interface)',
       [
+        ...BASE_VALID,
         'CPR-2.7-ACCOUNT-FIELDS',
         'PRF-2-SUB-INTERFACE-SELECTION',
         'CPR-2.4-SUB-INTERFACE-BY-HINT',
         'CPR-2.7-ROUTING-FIELDS',
+        'CPR-2.7-OPTIONAL-FIELD-TYPES',
+        'CPR-2.7-ACCOUNT-NUMBER',
       ],
       ACH,
       V,
@@ -136,14 +168,30 @@ export function documentSpecs(): DocSpec[] {
     both(
       'rail-pix',
       'a complete PIX request (instant-key sub-interface)',
-      ['CPR-2.8-INSTANT-KEY-FIELDS', 'PRF-2-SUB-INTERFACE-SELECTION', 'CPR-2.4-SUB-INTERFACE-BY-HINT'],
+      [
+        ...BASE_VALID,
+        'CPR-2.8-INSTANT-KEY-FIELDS',
+        'PRF-2-SUB-INTERFACE-SELECTION',
+        'CPR-2.4-SUB-INTERFACE-BY-HINT',
+        'CPR-2.8-OPTIONAL-FIELD-TYPES',
+        'CPR-2.8-KEY-TYPE',
+        'CPR-2.8-KEY-VALUE',
+      ],
       PIX,
       V,
     ),
     both(
       'rail-upi',
       'a complete UPI request (instant-key sub-interface)',
-      ['CPR-2.8-INSTANT-KEY-FIELDS', 'PRF-2-SUB-INTERFACE-SELECTION', 'CPR-2.4-SUB-INTERFACE-BY-HINT'],
+      [
+        ...BASE_VALID,
+        'CPR-2.8-INSTANT-KEY-FIELDS',
+        'PRF-2-SUB-INTERFACE-SELECTION',
+        'CPR-2.4-SUB-INTERFACE-BY-HINT',
+        'CPR-2.8-OPTIONAL-FIELD-TYPES',
+        'CPR-2.8-KEY-TYPE',
+        'CPR-2.8-KEY-VALUE',
+      ],
       UPI,
       V,
     ),
@@ -151,10 +199,15 @@ export function documentSpecs(): DocSpec[] {
       'rail-on-chain',
       'a complete ON_CHAIN request',
       [
+        ...BASE_VALID,
         'CPR-2.5-ONCHAIN-FIELDS',
         'PRF-2-SUB-INTERFACE-SELECTION',
         'CPR-2.4-SUB-INTERFACE-BY-HINT',
         'CPR-2.5-RAIL-HINT-ON-CHAIN',
+        'CPR-2.5-CHAIN-ID',
+        'CPR-2.5-RECEIVER-ADDRESS',
+        'PRF-2-CHAIN-ID-AGREES',
+        'CPR-2.3-CHAIN-ID-REQUIRED',
       ],
       ON_CHAIN,
       V,
@@ -509,6 +562,15 @@ export function documentSpecs(): DocSpec[] {
         'amount the JSON number 2500: a payee emits strings; a wallet accepts a safe integer with a warning',
       req: ['PRF-1-AMOUNT-FORMAT', 'PRF-1-AMOUNT-NUMBER-SAFE'],
       doc: amount(2500),
+      payee: err('PRF-1-AMOUNT-FORMAT'),
+      wallet: warn('PRF-1-AMOUNT-NUMBER-SAFE'),
+    },
+    {
+      id: 'amount-number-max-safe',
+      comment:
+        'amount the JSON number 2^53 - 1 (9007199254740991): the largest safe integer, accepted by a wallet with a warning',
+      req: ['PRF-1-AMOUNT-FORMAT', 'PRF-1-AMOUNT-NUMBER-SAFE', 'PRF-1-AMOUNT-NUMBER-UNSAFE'],
+      doc: amount(9007199254740991),
       payee: err('PRF-1-AMOUNT-FORMAT'),
       wallet: warn('PRF-1-AMOUNT-NUMBER-SAFE'),
     },
@@ -1112,6 +1174,37 @@ export function documentSpecs(): DocSpec[] {
     ),
   ];
 
+  specs.push(
+    both(
+      'contract-address-short',
+      'contract_address of 19 bytes',
+      ['CPR-2.5-CONTRACT-ADDRESS'],
+      withTop(ON_CHAIN, { contract_address: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d3' }),
+      { errors: [] },
+    ),
+    both(
+      'contract-address-bad-checksum',
+      'contract_address with one letter of the EIP-55 checksum flipped',
+      ['CPR-2.5-CONTRACT-ADDRESS'],
+      withTop(ON_CHAIN, { contract_address: '0xFB6916095ca1df60bB79Ce92cE3Ea74c37c5d359' }),
+      { errors: [] },
+    ),
+    both(
+      'hint-sepa-ct-account-fields',
+      'rail_hint SEPA_CT on a document that completes only the account set: the hint decides',
+      ['CPR-2.4-SUB-INTERFACE-BY-HINT'],
+      withTop(ACH, { rail_hint: 'SEPA_CT' }),
+      { errors: [] },
+    ),
+    both(
+      'hint-pix-iban-fields',
+      'rail_hint PIX on a document that completes only the IBAN set',
+      ['CPR-2.4-SUB-INTERFACE-BY-HINT'],
+      withTop(SEPA_CT, { rail_hint: 'PIX' }),
+      { errors: [] },
+    ),
+  );
+
   // ------------------------------------------------------------------ no payer data (profile 2 list and readings)
   const payerTop: Array<[string, string, string, ...string[]]> = [
     ['payer', PAYER, 'a top-level payer member', 'CPR-1-NO-PAYER-AUTH-STATE', 'CPR-INV-8-NO-PAYER-DATA'],
@@ -1240,7 +1333,12 @@ export function documentSpecs(): DocSpec[] {
     {
       id: 'text-same-name-different-objects',
       comment: 'the name iban in two different objects is no duplicate',
-      req: ['PRF-1-JSON-UNIQUE-MEMBER-NAMES'],
+      req: [
+        'PRF-1-JSON-UNIQUE-MEMBER-NAMES',
+        'PRF-1-READER-REFUSES-DUPLICATES',
+        'PRF-1-JSON-NO-BOM',
+        'PRF-1-JSON-UTF8',
+      ],
       flags: ['TextLevel'],
       text: sepaText,
       payee: V,

@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { PNG } from 'pngjs';
 import { loadCatalog } from '../../../src/catalog/index.js';
 import {
   ALL_FIELDS,
@@ -296,6 +297,18 @@ async function qrCases(): Promise<QrCase[]> {
       result: s.conforms ? 'valid' : 'invalid',
       findings: [],
     };
+    if (s.blank !== undefined) {
+      const img = new PNG({ width: s.blank, height: s.blank });
+      img.data.fill(255);
+      base.png_base64 = PNG.sync.write(img).toString('base64');
+      const r = await evaluateQr(base);
+      if (r.verdict !== 'invalid' || r.payload !== undefined)
+        mismatch(`qr ${s.id}: the reader read a blank image`);
+      base.findings = r.findings;
+      base.requirements = reqsOf(base.requirements, r.findings);
+      out.push(base);
+      continue;
+    }
     if (s.kind === 'read') {
       const png = await renderForVector(s.payload, s.ec, s.scale as number, s.margin as number, s.segments);
       base.png_base64 = png.toString('base64');

@@ -21,6 +21,8 @@ export interface QrSpec {
   conforms: boolean;
   /** The requirement a non-conforming image or render breaks. */
   breaks?: string;
+  /** An image that holds no QR code at all (a blank PNG of this many pixels a side). */
+  blank?: number;
 }
 
 const TOKEN = 'mfrggzdfmztwq2lknnwg23tpobyxe43u';
@@ -104,6 +106,17 @@ export function qrSpecs(): QrSpec[] {
       ],
       conforms: false,
       breaks: 'PRF-2-QR-ENCODING',
+    },
+    {
+      id: 'blank-image',
+      comment: 'a PNG that holds no QR code: nothing to read',
+      req: ['CPR-4.3-QR-CODE'],
+      kind: 'read',
+      payload: '',
+      ec: 'M',
+      blank: 64,
+      conforms: false,
+      breaks: 'CPR-4.3-QR-CODE',
     },
     {
       id: 'render-too-long-m',

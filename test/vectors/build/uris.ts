@@ -38,7 +38,7 @@ export function uriSpecs(): UriSpec[] {
     {
       id: 'ref-base32',
       comment: 'base32 token, percent-encoded https endpoint with a port',
-      req: [REF, 'PRF-2-REFERENCE-URI', 'PRF-2-TOKEN-FORMAT'],
+      req: [REF, 'PRF-2-REFERENCE-URI', 'PRF-2-TOKEN-FORMAT', 'CPR-5-TLS-ONLY'],
       uri: `cpr://${TOKEN32}?endpoint=${ENC('https://pay.example.com:8443')}`,
       intent: V,
     },
