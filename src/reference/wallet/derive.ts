@@ -41,6 +41,12 @@ export interface DerivationOptions {
   supportedRails: readonly Rail[];
   /** Retrieves a reference URI's CPR; without it reference URIs give `TOKEN_REJECTED`. */
   fetchCpr?: CprFetcher;
+  /**
+   * Requirement IDs whose validator errors the wallet does not refuse (profile 3: a wallet MAY
+   * refuse a document that breaks a rule of section 2, such as a bad IBAN checksum). The
+   * reference refuses every error of the wallet reading: none by default.
+   */
+  toleratedFindings?: ReadonlySet<string>;
 }
 
 /** The derived Payment (CPD-001 subset, spec 2.10, profile section 3). */
@@ -88,7 +94,7 @@ export async function derivePayment(
     const { uri, cpr: given, context } = checkInput(input);
     const document = uri !== undefined ? await resolveUri(uri, options.fetchCpr) : given;
 
-    const cpr = parseAndValidate(document, options.now); // step 1
+    const cpr = parseAndValidate(document, options.now, options.toleratedFindings); // step 1
     const selection = selectRail(cpr, options.supportedRails); // step 2
     const payer = resolvePayer(context); // step 3
     const value = constructValue(cpr, context); // step 4
@@ -244,7 +250,11 @@ interface ValidatedCpr {
  * Spec 4.4 step 1: parse and validate: cpr_version (spec 9 rule 1), request_id, expires_at in
  * the future (spec 7 rule 2, INV-2), then the structure (the validator in wallet mode).
  */
-function parseAndValidate(document: unknown, now: Date): ValidatedCpr {
+function parseAndValidate(
+  document: unknown,
+  now: Date,
+  tolerated: ReadonlySet<string> = new Set(),
+): ValidatedCpr {
   if (!isObject(document)) {
     throw new DerivationFailure(
       'INVALID_STRUCTURE',
@@ -273,7 +283,7 @@ function parseAndValidate(document: unknown, now: Date): ValidatedCpr {
   // unrecognised rail_hint is only a warning there (INV-7: ignored gracefully).
   // Stryker disable next-line ObjectLiteral: equivalent (the validator reads an absent mode as the wallet's, every rule testing for 'payee', and an absent now as the current time)
   const verdict = validateCpr(doc, { mode: 'wallet', now });
-  const errors = verdict.findings.filter((f) => f.severity === 'error');
+  const errors = verdict.findings.filter((f) => f.severity === 'error' && !tolerated.has(f.requirement));
   const expired = errors.find((f) => f.requirement === 'CPR-7-EXPIRED-REJECTED');
   if (expired !== undefined) {
     throw new DerivationFailure(
@@ -305,9 +315,12 @@ interface RailSelection {
  * Spec 4.4 step 2: select the rail, rail_hint being a non-binding signal (INV-4). The document
  * completes exactly one sub-interface whatever its rail_hint (profile section 2, step 1). The
  * ExecutionContext (`context.rail`) is opaque (profile section 3): it is never read here. A
- * specific hint is followed when supported; with `OPEN`, no hint or an unrecognised hint (INV-7)
- * the first supported rail of the sub-interface is taken. A rail the wallet cannot serve is
- * refused with a message for a person (spec 4.5), never silently.
+ * specific hint is followed when supported; with `OPEN`, no hint or an unrecognised hint (INV-7;
+ * profile 3 reads it as `OPEN`, compared case-sensitively: `sepa_ct` is unrecognised) the first
+ * supported rail of the sub-interface is taken, and UNSUPPORTED_RAIL comes only when none is. A
+ * known hint the wallet does not serve is refused (spec 4.4 step 2 "may reject the request when
+ * it cannot serve the indicated rail"), even when another rail of its sub-interface is served,
+ * with a message for a person (spec 4.5), never silently.
  */
 function selectRail(cpr: ValidatedCpr, supported: readonly Rail[]): RailSelection {
   // Profile 2: step 1's validator (wallet mode) refused a document completing no sub-interface or
