@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalog } from '../../src/catalog/index.js';
 import { CODEC_REQUIREMENTS, QR_REQUIREMENTS } from '../../src/codec/index.js';
 import { SUB_INTERFACE_FIELD_NAMES } from '../../src/model/cpr.js';
+import { OPERATOR_ERROR_STATUS } from '../../src/reference/operator/errors.js';
 import { getSchemaValidator } from '../../src/schemas/registry.js';
 import { documentRequirementIds, JSON_TEXT_REQUIREMENTS } from '../../src/validator/index.js';
 import { GROUPS, type GroupName, generate } from './build/generate.js';
@@ -160,6 +161,58 @@ describe('every rule has cases on both sides of its boundary', () => {
   it('the two-sided check finds a requirement with one side only (it can fail)', () => {
     const cases = [{ result: 'invalid', requirements: ['A'], findings: [{ requirement: 'A' }] }];
     expect(oneSided(['A', 'B'], cases)).toEqual({ neverReported: ['B'], noValidSide: ['A', 'B'] });
+  });
+});
+
+describe('every error code and status transition has a sequence', () => {
+  const codesOf = (steps: Array<{ expected: { code?: string; alternatives?: Array<{ code?: string }> } }>) =>
+    new Set(
+      steps.flatMap((st) => [st.expected.code, ...(st.expected.alternatives ?? []).map((a) => a.code)]),
+    );
+
+  it('each Operator error code (profile 1 table) is the expected answer of some operator step', () => {
+    const codes = codesOf(file<OperatorCase>('operator').cases.flatMap((c) => c.steps));
+    expect(Object.keys(OPERATOR_ERROR_STATUS).filter((code) => !codes.has(code))).toEqual([]);
+  });
+  it('each pack status is reached: renewed ACTIVE, REDEEMED, EXPIRED (by the harness and by time), CANCELLED', () => {
+    const steps = file<OperatorCase>('operator').cases.flatMap((c) => c.steps);
+    const reached = (action: string, status: string) =>
+      steps.some((st) => (action === '' || st.action === action) && st.expected.body?.status === status);
+    expect(reached('renew', 'ACTIVE')).toBe(true);
+    expect(reached('redeem', 'REDEEMED')).toBe(true);
+    expect(reached('expire', 'EXPIRED')).toBe(true);
+    expect(reached('cancel', 'CANCELLED')).toBe(true);
+    expect(
+      file<OperatorCase>('operator').cases.some(
+        (c) =>
+          c.steps.some((st) => st.action === 'advance_clock') &&
+          c.steps.some((st) => st.expected.body?.status === 'EXPIRED'),
+      ),
+    ).toBe(true);
+  });
+  it('each payee error code of profile 1-2 is the expected answer of some payee step', () => {
+    const codes = codesOf(file<PayeeCase>('payee').cases.flatMap((c) => c.steps));
+    const payeeCodes = [
+      'TOKEN_CONSUMED',
+      'TOKEN_EXPIRED',
+      'TOKEN_UNKNOWN',
+      'DUPLICATE_ID',
+      'REQUEST_EXPIRED',
+      'REQUEST_UNKNOWN',
+      'INVALID_REQUEST',
+    ];
+    expect(payeeCodes.filter((code) => !codes.has(code))).toEqual([]);
+  });
+  it('each derivation error code (harness/derive-error schema) is an outcome of some derivation case', () => {
+    const schema = read<{ properties: { error: { properties: { code: { enum: string[] } } } } }>(
+      'schemas/harness/derive-error.schema.json',
+    );
+    const outcomes = new Set(
+      file<DerivationCase>('derivation').cases.flatMap((c) =>
+        c.outcomes.map((o) => ('error' in o ? o.error : 'payment')),
+      ),
+    );
+    expect(schema.properties.error.properties.code.enum.filter((code) => !outcomes.has(code))).toEqual([]);
   });
 });
 

@@ -11,9 +11,6 @@ const UNIQUE =
   'uniqueness over every request a payee ever issues: a property of a population of answers, not of one';
 const UNTESTABLE = 'marked untestable in the catalog: no interface shows it';
 
-const PENDING_BALANCE =
-  'expressible (build/operator.ts balanceHarnessSpec), but the committed reference Operator has no balance harness yet, and every vector is proved against the reference';
-
 export const NOT_EXPRESSED: Readonly<Record<string, string>> = {
   'CPR-1-CPR-INPUT-ONLY': UNTESTABLE,
   'CPR-2.1-REQUEST-ID-UNIQUE': UNIQUE,
@@ -36,8 +33,6 @@ export const NOT_EXPRESSED: Readonly<Record<string, string>> = {
   'CP-1-REDEMPTION-FUNDS': UNTESTABLE,
   'CP-9-V1-PATHS':
     'the URL paths an Operator serves: a property of its HTTP routing (the operator vectors name endpoints by action)',
-  'PRF-4-HARNESS-BALANCE': PENDING_BALANCE,
-  'PRF-4-HARNESS-BALANCE-INVALID-400': PENDING_BALANCE,
   'PRF-1-UNDEFINED-REQUEST-ERROR':
     'a method or path that is no endpoint: HTTP routing, which the vectors leave out (they name endpoints by action)',
   'PRF-2-NO-RETRIEVAL-DATA':

@@ -835,6 +835,7 @@ export function operatorSpecs(): OperatorSpec[] {
         ),
       ],
     },
+    balanceHarnessSpec(),
     {
       id: 'status-access',
       comment:
@@ -874,11 +875,8 @@ export function initialState(): OperatorCase['initial'] {
   return structuredClone(INITIAL);
 }
 
-/**
- * The optional balance harness of profile 4 (`POST {harness}/balance`). Not among the operator
- * vectors while the committed reference Operator has no balance harness (see not-expressed.ts).
- */
-export function balanceHarnessSpec(): OperatorSpec {
+/** The optional balance harness of profile 4 (`POST {harness}/balance`). */
+function balanceHarnessSpec(): OperatorSpec {
   return {
     id: 'balance-harness',
     comment:
