@@ -62,7 +62,7 @@ import { NOT_EXPRESSED } from './not-expressed.js';
 import { initialState, operatorSpecs } from './operator.js';
 import { payeeInitial, payeeSpecs } from './payee.js';
 import { qrSpecs } from './qr.js';
-import { RETIRED } from './retired.js';
+import { RETIRED, type RetiredCase } from './retired.js';
 import { uriSpecs } from './uris.js';
 
 /** The vector groups, in the order the docs list them. */
@@ -535,8 +535,17 @@ function inputOf(group: GroupName, c: Record<string, unknown>): unknown {
   return copy;
 }
 
-function checkStability(group: GroupName, previous: VectorFile | undefined, next: CaseBase[]): void {
-  const retired = new Set(RETIRED.filter((r) => r.group === group).map((r) => r.id));
+/**
+ * Refuses an ID used twice, a retired ID in use, and (against the previous file) a case whose
+ * input changed or that disappeared without being retired.
+ */
+export function checkStability(
+  group: GroupName,
+  previous: VectorFile | undefined,
+  next: CaseBase[],
+  retiredCases: readonly RetiredCase[] = RETIRED,
+): void {
+  const retired = new Set(retiredCases.filter((r) => r.group === group).map((r) => r.id));
   const ids = new Set<string>();
   for (const c of next) {
     if (ids.has(c.id)) fail(`${group}: case ID ${c.id} is used twice`);
