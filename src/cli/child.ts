@@ -16,6 +16,13 @@ runChildProcess({
     process.on('SIGTERM', handler);
   },
   exit: (code) => process.exit(code),
+  // a --jobs child talks with its parent over the IPC channel it was started with
+  ...(process.send
+    ? {
+        send: (message) => process.send?.(message),
+        onMessage: (handler) => process.on('message', handler as (m: unknown) => void),
+      }
+    : {}),
 }).then(
   (code) => process.exit(code),
   (err: unknown) => {

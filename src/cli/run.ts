@@ -7,6 +7,7 @@ import { CprcError } from '../errors.js';
 import { terminalLine } from '../reporters/safe-text.js';
 import { waitSummary } from '../reporters/waits.js';
 import {
+  DEFAULT_JOBS,
   DEFAULT_MAX_DURATION_MS,
   DEFAULT_MAX_WAIT_MS,
   DEFAULT_RUNS,
@@ -37,6 +38,7 @@ interface RunCliOptions {
   shard?: { index: number; total: number };
   shardTimings?: string;
   lastFailed?: string;
+  jobs?: number | true;
 }
 
 function shardArg(value: string): { index: number; total: number } {
@@ -131,6 +133,11 @@ export function registerRun(program: Command): void {
     .option(
       '--shard-timings <results>',
       'balance the shards by the durations this results.json recorded (an earlier whole run; give the same file to every shard)',
+    )
+    .option(
+      '--jobs [n]',
+      `run the checks in N processes side by side (bare --jobs: ${DEFAULT_JOBS}, for a target across a network); checks that share state on the target never run together, and the reports are those of one serial run`,
+      integer('--jobs', 1, 64),
     )
     .option(
       '--last-failed <results>',
@@ -255,6 +262,7 @@ async function runCommand(opts: RunCliOptions, runsGiven = false): Promise<numbe
       ...(opts.target ? { targets: opts.target } : previous ? { targets: previous.targets } : {}),
       reportsDir,
       ...(opts.shard ? { shard: opts.shard } : {}),
+      ...(opts.jobs !== undefined ? { jobs: opts.jobs === true ? DEFAULT_JOBS : opts.jobs } : {}),
       ...(shardTimings ? { shardTimings } : {}),
       ...(only ? { only } : {}),
       ...(opts.reference ? { reference: true } : {}),

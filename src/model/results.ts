@@ -117,6 +117,15 @@ export interface CheckOutcome {
    * reporter attaches every exchange recorded while the test ran.
    */
   exchanges?: Exchange[];
+  /**
+   * State on the target the check shares with other checks (a principal's balance, a test clock:
+   * `<target>:clock`), declared by the suite (`check(..., { shares })`): `cprc run --jobs` runs the
+   * checks naming one name in one process, one after another, and a test clock's after every other
+   * check of its target. A scheduling declaration, never reported.
+   */
+  shares?: readonly string[];
+  /** The check runs with no other check running (a race: `check(..., { alone: true })`); never reported. */
+  alone?: boolean;
 }
 
 /** Key under which `check()` attaches its {@link CheckOutcome} to the mocha test it registered. */

@@ -20,6 +20,14 @@ import { secretsOf } from '../secrets/index.js';
 import { loadRunConfig, targetUrls } from './config.js';
 import { setRunContext } from './context.js';
 import { listSuiteFiles } from './files.js';
+import {
+  installJobGates,
+  type JobChildMessage,
+  type JobParentMessage,
+  jobPlanDigest,
+  jobUnits,
+  orderForJobs,
+} from './jobs.js';
 import { applyShard, checkIdOf, eachTest, positions, selectChecks } from './plan.js';
 import { CprcReporter, type CprcReporterOptions, progressLine, testId } from './reporter.js';
 import { CHILD_OPTIONS_ENV, type ChildOptions, type ChildPlan, type ListedCheck } from './types.js';
@@ -39,6 +47,10 @@ export interface ChildIo {
   onInterrupt(handler: () => void): void;
   /** Leaves the process at once with `code` (an interrupted run whose check will not end). */
   exit(code: number): void;
+  /** Sends a message to the parent (a `--jobs` child: its IPC channel). */
+  send?(message: JobChildMessage): void;
+  /** Registers what to do with each message of the parent (a `--jobs` child). */
+  onMessage?(handler: (message: JobParentMessage) => void): void;
 }
 
 function readOptions(env: ChildIo['env']): ChildOptions {
@@ -126,12 +138,19 @@ export async function runChildProcess(io: ChildIo): Promise<number> {
   };
   // Position of each test in the whole run, recorded by a shard so `cprc merge` restores one run's order.
   let positionOf: WeakMap<object, number> | undefined;
+  // a --jobs child: what it passes over is reported by another child; what ends is told the parent
+  let gates: ReturnType<typeof installJobGates> | undefined;
   const reporterOptions: CprcReporterOptions = {
     suitesRoot: opts.suitesRoot,
     recorder,
     onResult,
     timeoutMs: opts.timeoutMs,
     positionOf: (test) => positionOf?.get(test),
+    ignore: (test) => gates?.passedOver(test) ?? false,
+    onEnd: (runnable) => {
+      const key = gates?.unitEnded(runnable);
+      if (key !== undefined) io.send?.({ type: 'done', key });
+    },
   };
   const mocha = new Mocha({
     reporter: CprcReporter as unknown as typeof Mocha.reporters.Base,
@@ -214,9 +233,44 @@ export async function runChildProcess(io: ChildIo): Promise<number> {
       writeFileSync(join(opts.eventsDir, 'list.json'), JSON.stringify(listed));
       return 0;
     }
+    if (opts.jobs) {
+      if (!io.send || !io.onMessage)
+        throw new CprcError('CPRC_INTERNAL', 'a --jobs child needs its IPC channel');
+      positionOf = positionOf ?? positions(mocha.suite);
+      // mocha applies --grep when it runs; the units are cut from what it will run
+      const keep = (test: Mocha.Test): boolean => !opts.grep || test.fullTitle().includes(opts.grep);
+      orderForJobs(mocha.suite, jobUnits(mocha.suite, opts.suitesRoot, keep));
+      const units = jobUnits(mocha.suite, opts.suitesRoot, keep);
+      const answers = new Map<string, (run: boolean) => void>();
+      io.onMessage((m) => {
+        if (m.type !== 'gate') return;
+        answers.get(m.key)?.(m.run);
+        answers.delete(m.key);
+      });
+      const send = io.send;
+      gates = installJobGates(mocha.suite, units, (key) => {
+        if (interrupted) return Promise.resolve(false);
+        return new Promise<boolean>((resolve) => {
+          answers.set(key, resolve);
+          send({ type: 'gate', key });
+        });
+      });
+      send({
+        type: 'plan',
+        digest: jobPlanDigest(units),
+        units: units.map(({ key, target, weight, shares, alone }) => ({
+          key,
+          target,
+          weight,
+          shares,
+          alone,
+        })),
+      });
+    }
     await new Promise<void>((resolve) => {
       runner = mocha.run(() => resolve());
     });
+    io.send?.({ type: 'finished' });
     if (!interrupted) write({ type: 'end', finished_at: new Date().toISOString() });
   } finally {
     closeSync(eventsFd);

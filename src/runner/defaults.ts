@@ -14,3 +14,10 @@ export const DEFAULT_MAX_DURATION_MS = 30 * 60_000;
 export const DEFAULT_GRACE_MS = 5_000;
 /** Default number of runs per property. */
 export const DEFAULT_RUNS = 100;
+
+/**
+ * Children of a bare `cprc run --jobs` (no number): sized for a target across a network, where
+ * a check spends most of its time waiting for answers, not on the runner's CPU. See the README
+ * (Performance) for the measurements behind it.
+ */
+export const DEFAULT_JOBS = 8;

@@ -16,6 +16,10 @@ export interface CprcReporterOptions {
   timeoutMs: number;
   /** Position of a test in the whole run, recorded as `position` (a sharded run only). */
   positionOf?: (test: object) => number | undefined;
+  /** A test another process runs (`--jobs`): not reported here. */
+  ignore?: (test: object) => boolean;
+  /** Called when a test or a describe block has ended (after its result was handed on). */
+  onEnd?: (runnable: object) => void;
 }
 
 /** Requirement IDs from a title `[ID1 ID2] text`. */
@@ -80,7 +84,7 @@ export class CprcReporter {
       opts.recorder.redact(e instanceof Error ? e.message : e === undefined ? '' : String(e));
 
     const emit = (test: Mocha.Runnable, hookFailure?: unknown): void => {
-      if (done.has(test)) return;
+      if (done.has(test) || opts.ignore?.(test)) return;
       done.add(test);
       const { file, target } = locate(test);
       const fullTitle = test.fullTitle();
@@ -138,6 +142,10 @@ export class CprcReporter {
       }
       errors.set(test, err);
     });
-    runner.on(EVENT_TEST_END, (test: Mocha.Test) => emit(test));
+    runner.on(EVENT_TEST_END, (test: Mocha.Test) => {
+      emit(test);
+      opts.onEnd?.(test);
+    });
+    runner.on(Mocha.Runner.constants.EVENT_SUITE_END, (suite: Mocha.Suite) => opts.onEnd?.(suite));
   }
 }

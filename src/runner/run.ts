@@ -1,9 +1,10 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, type ChildProcessByStdio, spawn } from 'node:child_process';
 import { createHash, randomInt } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import { loadCoverage } from '../catalog/coverage.js';
 import { loadAmbiguities, loadCatalog } from '../catalog/index.js';
 import { canonicalize } from '../crypto/jcs.js';
@@ -23,6 +24,7 @@ import {
   DEFAULT_RUNS,
   DEFAULT_TEST_TIMEOUT_MS,
 } from './defaults.js';
+import { type JobChildMessage, type JobParentMessage, JobScheduler } from './jobs.js';
 import { PreflightError, preflight } from './preflight.js';
 import { CHILD_OPTIONS_ENV, type ChildOptions, type ChildPlan, type ListedCheck } from './types.js';
 
@@ -46,6 +48,11 @@ export interface RunSuitesOptions {
   shard?: { index: number; total: number };
   /** Durations (ms) by check id that weigh the shard plan instead of the number of checks (`--shard-timings`). */
   shardTimings?: Record<string, number>;
+  /**
+   * Children running the checks side by side (`--jobs N`, default 1: one child, serial); the
+   * reports are those of one serial run (`jobs.ts`). Not with `shard`.
+   */
+  jobs?: number;
   /** Run only the checks with these ids (`--last-failed`, `cprc replay`), and where the list came from. */
   only?: { checks: string[]; source: string };
   /** The configuration is the reference stack's (`--reference`): its digest names the stack, not its ephemeral ports and paths. */
@@ -246,16 +253,37 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
     );
   }
   const eventsFile = join(rawDir, 'events.ndjson');
-  writeFileSync(eventsFile, '');
-  const childOptions: ChildOptions = { ...childOptionsOf(prepared, options), eventsDir: rawDir };
-  const optionsFile = join(rawDir, 'child-options.json');
-  writeFileSync(optionsFile, JSON.stringify(childOptions, null, 2));
+  const jobs = Math.max(1, options.jobs ?? 1);
+  if (jobs > 1 && options.shard)
+    throw new CprcError('CPRC_USAGE', '--jobs and --shard do not combine; give one');
+  if (jobs > 1 && options.bail) throw new CprcError('CPRC_USAGE', '--bail stops a serial run; drop --jobs');
+  // each child of a --jobs run keeps its own event stream and plan in a folder of its own
+  const dirs = jobs > 1 ? Array.from({ length: jobs }, (_, i) => join(rawDir, `job-${i + 1}`)) : [rawDir];
+  const optionsFiles = dirs.map((dir, index) => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'events.ndjson'), '');
+    const childOptions: ChildOptions = {
+      ...childOptionsOf(prepared, options),
+      eventsDir: dir,
+      ...(jobs > 1 ? { jobs: { index, total: jobs } } : {}),
+    };
+    const file = join(dir, 'child-options.json');
+    writeFileSync(file, JSON.stringify(childOptions, null, 2));
+    return file;
+  });
   options.onStart?.({ seed, runs, targets, reportsDir });
 
   let keepEvents = false;
   try {
-    const { code, signal, interruption, stderr } = await runChild(childEntry, optionsFile, options);
-    const events = readEvents(eventsFile);
+    const ran =
+      jobs > 1
+        ? await runJobChildren(childEntry, optionsFiles, dirs, options)
+        : await runChild(childEntry, optionsFiles[0] as string, options).then((r) => ({
+            ...r,
+            events: readEvents(eventsFile),
+            early: undefined as string | undefined,
+          }));
+    const { code, signal, interruption, stderr, events } = ran;
     if (!events.some((e) => e.type === 'start')) {
       throw new CprcError(
         code === 2 ? 'CPRC_CONFIG_INVALID' : 'CPRC_INTERNAL',
@@ -263,14 +291,14 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
           `the suite process ended (${signal ? `signal ${signal}` : `code ${code}`}) before the run started`,
       );
     }
-    let incompleteReason = interruption;
+    let incompleteReason = interruption ?? ran.early;
     if (!incompleteReason && !events.some((e) => e.type === 'end')) {
       incompleteReason = `the suite process ended early (${signal ? `signal ${signal}` : `code ${code}`})${stderr.trim() ? `: ${stderr.trim().slice(-500)}` : ''}`;
     }
     const secrets = secretsOf(config);
     const coverage = coverageOrNone();
     const redactedConfig = redactValue(config, secrets) as Record<string, unknown>;
-    const plan = readPlan(join(rawDir, 'plan.json'));
+    const plan = readPlan(join(dirs[0] as string, 'plan.json'));
     const run: NonNullable<Parameters<typeof writeReports>[0]['run']> = {
       config_digest: configDigest(redactedConfig, options.reference === true, events),
       ...(plan.shard ? { shard: plan.shard } : {}),
@@ -412,17 +440,111 @@ function coverageOrNone(): ReturnType<typeof loadCoverage> {
   }
 }
 
+/**
+ * Runs the children of a `--jobs` run side by side, the {@link JobScheduler} answering their
+ * gates, and joins their event streams into one run's: the start of the first (started at the
+ * earliest), every test at the position it has in a serial run, an end when every child ended.
+ */
+async function runJobChildren(
+  childEntry: string,
+  optionsFiles: readonly string[],
+  dirs: readonly string[],
+  options: RunSuitesOptions,
+): Promise<{
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  interruption?: string;
+  stderr: string;
+  events: RunEvent[];
+  early: string | undefined;
+}> {
+  const scheduler = new JobScheduler(optionsFiles.length);
+  let planError: string | undefined;
+  const children: ChildProcess[] = [];
+  const results = await Promise.all(
+    optionsFiles.map((file, index) =>
+      runChild(childEntry, file, options, (child) => {
+        children.push(child);
+        child.on('message', (raw: unknown) => {
+          const m = raw as JobChildMessage;
+          if (m.type === 'plan') {
+            try {
+              scheduler.plan(index, m.units);
+            } catch (err) {
+              planError ??= (err as Error).message;
+              for (const c of children) c.kill('SIGTERM');
+            }
+          } else if (m.type === 'gate') {
+            void scheduler.request(index, m.key).then((run) => {
+              if (child.connected) child.send({ type: 'gate', key: m.key, run } satisfies JobParentMessage);
+            });
+          } else if (m.type === 'done') scheduler.done(index, m.key);
+          else if (m.type === 'finished') scheduler.exit(index);
+        });
+        child.on('exit', () => scheduler.exit(index));
+      }),
+    ),
+  );
+  const streams = dirs.map((dir) => readEvents(join(dir, 'events.ndjson')));
+  const starts = streams.flatMap((events) => events.flatMap((e) => (e.type === 'start' ? [e] : [])));
+  const ends = streams.flatMap((events) => events.flatMap((e) => (e.type === 'end' ? [e] : [])));
+  const tests = streams
+    .flatMap((events) => events.flatMap((e) => (e.type === 'test' ? [e] : [])))
+    .sort((a, b) => (a.position ?? 0) - (b.position ?? 0))
+    .map(({ position: _position, ...test }) => test);
+  const events: RunEvent[] = [];
+  const first = starts[0];
+  if (first) {
+    const startedAt = starts.map((e) => e.started_at).sort()[0] ?? first.started_at;
+    events.push({ ...first, started_at: startedAt });
+  }
+  events.push(...tests);
+  if (ends.length === results.length) {
+    events.push({
+      type: 'end',
+      finished_at: ends
+        .map((e) => e.finished_at)
+        .sort()
+        .at(-1) as string,
+    });
+  }
+  const failed = results.findIndex((r) => r.code !== 0 || r.signal !== null);
+  const worst = results[failed] ?? results[0];
+  const unrun = scheduler.unrun();
+  let early: string | undefined;
+  if (planError) early = `the --jobs children disagreed on the plan: ${planError}`;
+  else if (ends.length !== results.length) {
+    const i = streams.findIndex((e) => !e.some((x) => x.type === 'end'));
+    const r = results[i];
+    early = `suite process ${i + 1} of ${results.length} ended early (${r?.signal ? `signal ${r.signal}` : `code ${r?.code}`})${r?.stderr.trim() ? `: ${r.stderr.trim().slice(-500)}` : ''}`;
+  } else if (unrun.length > 0) {
+    early = `${unrun.length} units were run by no suite process (${unrun.slice(0, 3).join(', ')}${unrun.length > 3 ? ', ...' : ''})`;
+  }
+  return {
+    code: worst?.code ?? null,
+    signal: worst?.signal ?? null,
+    ...(results.find((r) => r.interruption)?.interruption
+      ? { interruption: results.find((r) => r.interruption)?.interruption as string }
+      : {}),
+    stderr: results.map((r) => r.stderr).join(''),
+    events,
+    early,
+  };
+}
+
 /** Runs the child; forwards interruption, enforces the wall-clock bound, streams progress. */
 function runChild(
   childEntry: string,
   optionsFile: string,
   options: RunSuitesOptions,
+  withIpc?: (child: ChildProcess) => void,
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; interruption?: string; stderr: string }> {
   return new Promise((resolvePromise) => {
     const child = spawn(process.execPath, [childEntry], {
       env: { ...process.env, [CHILD_OPTIONS_ENV]: optionsFile },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+      stdio: withIpc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
+    }) as ChildProcessByStdio<null, Readable, Readable>;
+    withIpc?.(child);
     let stderr = '';
     let interruption: string | undefined;
     let killTimer: NodeJS.Timeout | undefined;

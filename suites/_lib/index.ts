@@ -248,6 +248,69 @@ export function normalizeSlug(slug: string): string {
 export interface CheckOptions {
   /** Overrides the run's per-test timeout (ms) for this check, e.g. for a long property. */
   timeoutMs?: number;
+  /**
+   * State on the target this check shares with other checks, by name: `cprc run --jobs` runs the
+   * checks naming one name in one process, one after another, never beside each other. Name what
+   * a check changes or relies on that another check also does: a principal's balance
+   * (`operator:low-balance-principal`), a target's test clock (`<target>:clock`: its checks run
+   * after every other check of that target, since moving the clock changes what they all see).
+   * A serial run ignores it.
+   */
+  shares?: readonly string[];
+  /**
+   * The check runs with no other check running (`cprc run --jobs`): a race, whose spread other
+   * traffic would widen. A serial run ignores it.
+   */
+  alone?: boolean;
+}
+
+/** Shared state declared by slug ({@link sharedState}, {@link runsAlone}), and the outcomes of the checks registered so far by slug. */
+const declaredShares = new Map<string, Set<string>>();
+const declaredAlone = new Set<string>();
+const outcomesBySlug = new Map<string, CheckOutcome[]>();
+
+function applyDeclarations(slug: string, outcome: CheckOutcome): void {
+  const names = declaredShares.get(slug);
+  if (names && names.size > 0) outcome.shares = [...new Set([...(outcome.shares ?? []), ...names])].sort();
+  if (declaredAlone.has(slug)) outcome.alone = true;
+}
+
+/**
+ * Declares that the checks with these slugs share the state `name` on the target (the same as
+ * `check(..., { shares: [name] })`, written once for a file's checks): `cprc run --jobs` runs them
+ * in one process, one after another, never beside each other; a `<target>:clock` name (a test
+ * clock) after every other check of that target. A wallet slug names the check of every channel.
+ * A serial run ignores it.
+ * @example
+ * ```ts
+ * sharedState('payee:clock', ['token-expired-one-second-past-expiry', 'token-serves-two-seconds-before-expiry']);
+ * ```
+ */
+export function sharedState(name: string, slugs: readonly string[]): void {
+  for (const raw of slugs) {
+    const slug = normalizeSlug(raw);
+    const names = declaredShares.get(slug) ?? new Set<string>();
+    names.add(name);
+    declaredShares.set(slug, names);
+    for (const o of outcomesBySlug.get(slug) ?? []) applyDeclarations(slug, o);
+  }
+}
+
+/**
+ * Declares that the checks with these slugs run with no other check running (the same as
+ * `check(..., { alone: true })`): races, whose spread other traffic would widen. A serial run
+ * ignores it.
+ * @example
+ * ```ts
+ * runsAlone(['concurrent-retrievals-one-succeeds']);
+ * ```
+ */
+export function runsAlone(slugs: readonly string[]): void {
+  for (const raw of slugs) {
+    const slug = normalizeSlug(raw);
+    declaredAlone.add(slug);
+    for (const o of outcomesBySlug.get(slug) ?? []) applyDeclarations(slug, o);
+  }
 }
 
 function isAssertion(err: unknown): boolean {
@@ -327,7 +390,16 @@ export function check(
   if (registeredSlugs.has(checkSlug))
     throw new Error(`check "${title}": the check id "${checkSlug}" is used twice`);
   registeredSlugs.add(checkSlug);
-  const outcome: CheckOutcome = { requirements: [...ids], slug: checkSlug, ...(channel ? { channel } : {}) };
+  const outcome: CheckOutcome = {
+    requirements: [...ids],
+    slug: checkSlug,
+    ...(channel ? { channel } : {}),
+    ...(options.shares && options.shares.length > 0 ? { shares: [...options.shares] } : {}),
+    ...(options.alone ? { alone: true } : {}),
+  };
+  const baseSlug = normalizeSlug(slug);
+  outcomesBySlug.set(baseSlug, [...(outcomesBySlug.get(baseSlug) ?? []), outcome]);
+  applyDeclarations(baseSlug, outcome);
   const test = it(`[${ids.join(' ')}] ${title}`, async function () {
     active = outcome;
     let thrown: unknown;

@@ -12,6 +12,7 @@ import {
   expectOk,
   type OperatorResult,
   onCheckEnd,
+  sharedState,
   skip,
 } from '../_lib/index.js';
 import {
@@ -28,6 +29,13 @@ import {
   setup,
   statusOf,
 } from './_support/index.js';
+
+// These checks spend or measure the low-balance principal's balance (`cprc run --jobs` runs them
+// in one process, one after another: suites/_lib sharedState).
+sharedState('operator:low-balance-principal', [
+  'funds-issued-pack-locked-once-whole-balance',
+  'expired-pack-returns-funds-principal-whole-balance',
+]);
 
 describe('Cash-Pack API section 1 item 5: renewal transfers bearer rights', () => {
   check(

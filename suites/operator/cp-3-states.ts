@@ -16,6 +16,7 @@ import {
   type OperatorCall,
   type OperatorResult,
   type RaceOutcome,
+  runsAlone,
 } from '../_lib/index.js';
 import { assertRaced, runRace, singleWinner } from '../_lib/race.js';
 import {
@@ -157,6 +158,13 @@ describe('Profile section 4: the operator harness', () => {
  * one byte short, the last bytes released together (suites/_lib/race.ts).
  */
 const RACERS = 32;
+
+// a race runs with no other check beside it (`cprc run --jobs`): other traffic would widen its spread
+runsAlone([
+  `simultaneous-issues-one-request-id-exactly-succeeds-${RACERS}`,
+  `concurrent-redemptions-pack-exactly-succeeds-${RACERS}`,
+  `concurrent-renewals-pack-exactly-succeeds-${RACERS}`,
+]);
 
 /** Runs `calls` as one race through the driver (measured), or all at once without its race method. */
 function raceOperator(s: OperatorSetup, calls: OperatorCall[]): Promise<RaceOutcome<OperatorResult>> {

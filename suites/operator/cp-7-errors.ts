@@ -4,7 +4,7 @@
  * INSUFFICIENT_BALANCE; profile section 1 statuses and INVALID_REQUEST. Each negative check
  * breaks exactly one condition (profile section 4, AMB-30).
  */
-import { assertThat, check, expectErrorCode, expectOk, skip } from '../_lib/index.js';
+import { assertThat, check, expectErrorCode, expectOk, sharedState, skip } from '../_lib/index.js';
 import {
   type CashPack,
   expectCodeIn,
@@ -21,6 +21,13 @@ import {
   setup,
   statusOf,
 } from './_support/index.js';
+
+// These checks spend or measure the low-balance principal's balance (`cprc run --jobs` runs them
+// in one process, one after another: suites/_lib sharedState).
+sharedState('operator:low-balance-principal', [
+  'issue-more-principal-s-available-balance-yields',
+  'insufficient-balance-http-422-error-body',
+]);
 
 type Result = Awaited<ReturnType<OperatorSetup['op']['issue']>>;
 

@@ -24,6 +24,7 @@ import {
   expectErrorCode,
   expectOk,
   onCheckEnd,
+  sharedState,
   skip,
 } from '../_lib/index.js';
 import {
@@ -43,6 +44,16 @@ import {
   setup,
   spendLowBalance,
 } from './_support/index.js';
+
+// These checks spend or measure the low-balance principal's balance (`cprc run --jobs` runs them
+// in one process, one after another: suites/_lib sharedState).
+sharedState('operator:low-balance-principal', [
+  'issue-of-exactly-available-balance-succeeds',
+  'redeemed-funds-never-return-to-principal',
+  'cancelled-funds-held-not-returned',
+  'harness-balance-sets-available-only',
+  'harness-balance-unknown-principal-malformed-amount-400',
+]);
 
 /** An asset descriptor as a Lock Request carries it. */
 type AssetDescriptor = LockRequest['asset'];

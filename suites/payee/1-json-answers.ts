@@ -6,8 +6,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { scanJsonText } from '../../src/validator/index.js';
-import { assertThat, check, type PayeeRequestParams, payee, skip } from '../_lib/index.js';
+import { assertThat, check, type PayeeRequestParams, payee, sharedState, skip } from '../_lib/index.js';
 import { advanceClock, clockVerdict, corpus, harness, label, once } from './_support/index.js';
+
+// The payee's test clock is moved by these checks (`cprc run --jobs` runs them after every other
+// payee check, in one process: suites/_lib sharedState).
+sharedState('payee:clock', [
+  'every-json-answer-content-type-application-json',
+  'emitted-json-text-has-no-byte-order-mark',
+  'emitted-json-text-has-no-duplicate-member-names',
+]);
 
 /** One answer of the payee, as received. */
 interface JsonAnswer {

@@ -5,7 +5,7 @@
  * answers but advances nothing is caught here and never trusted by the expiry checks.
  */
 import { parseRfc3339, validateMessage } from '../../src/validator/index.js';
-import { answerSaid, assertThat, check, skip } from '../_lib/index.js';
+import { answerSaid, assertThat, check, sharedState, skip } from '../_lib/index.js';
 import {
   advanceClock,
   CLOCK_SLACK_SECONDS,
@@ -15,6 +15,10 @@ import {
   MAY_REFUSE_CLOCK_BODIES,
   payeeNowMs,
 } from './_support/index.js';
+
+// The payee's test clock is moved by these checks (`cprc run --jobs` runs them after every other
+// payee check, in one process: suites/_lib sharedState).
+sharedState('payee:clock', ['test-clock-advances-every-expiry-never-back', 'test-clock-body-validated']);
 
 describe('profile section 2: the optional test clock of the payee harness', () => {
   check(

@@ -19,6 +19,7 @@ import {
   type HarnessResult,
   type PayeeHarnessEndpoint,
   type PayeeRequestParams,
+  sharedState,
 } from '../_lib/index.js';
 import {
   advanceClock,
@@ -31,6 +32,13 @@ import {
   maxValiditySeconds,
   servedRails,
 } from './_support/index.js';
+
+// The payee's test clock is moved by these checks (`cprc run --jobs` runs them after every other
+// payee check, in one process: suites/_lib sharedState).
+sharedState('payee:clock', [
+  'malformed-harness-members-answer-400-invalid-request',
+  'harness-refusals-carry-error-body',
+]);
 
 /** The CPR of an inline answer, or undefined. */
 function inlineCpr(r: HarnessResult<CreatedRequest>): Record<string, unknown> | undefined {

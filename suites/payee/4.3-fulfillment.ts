@@ -12,13 +12,27 @@ import {
   expectErrorCode,
   expectOk,
   expectStatus,
+  runsAlone,
+  sharedState,
   skip,
 } from '../_lib/index.js';
 import { assertRaced, runRace, singleWinner } from '../_lib/race.js';
 import { expiredRequests, freshRequest, harness, passTime, withClock } from './_support/index.js';
 
+// The payee's test clock is moved by these checks (`cprc run --jobs` runs them after every other
+// payee check, in one process: suites/_lib sharedState).
+sharedState('payee:clock', [
+  'after-expires-request-must-fulfilled',
+  'fulfillment-past-expires-answers-409-request-expired',
+  'fulfilled-two-seconds-before-expires',
+  'fulfillment-one-second-past-expires-409-request-expired',
+]);
+
 /** Simultaneous fulfillments of one request_id in the race check. */
 const RACERS = 32;
+
+// a race runs with no other check beside it (`cprc run --jobs`): other traffic would widen its spread
+runsAlone([`simultaneous-fulfillments-one-request-exactly-succeeds-${RACERS}`]);
 
 describe('CPR-1.0 section 4.3 rule 5: fulfillment through the payee harness', () => {
   check(

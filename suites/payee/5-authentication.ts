@@ -12,6 +12,8 @@ import {
   expectOk,
   expectStatus,
   payee,
+  runsAlone,
+  sharedState,
   skip,
 } from '../_lib/index.js';
 import { assertRaced, runRace, singleWinner } from '../_lib/race.js';
@@ -34,8 +36,20 @@ import {
 } from './_support/index.js';
 import { randomnessProblems } from './_support/randomness.js';
 
+// The payee's test clock is moved by these checks (`cprc run --jobs` runs them after every other
+// payee check, in one process: suites/_lib sharedState).
+sharedState('payee:clock', [
+  'token-must-expire-within-payee-configured-window',
+  'use-past-token-lifetime-answers-410-token',
+  'token-serves-two-seconds-before-expiry',
+  'token-expired-one-second-past-expiry',
+]);
+
 /** Simultaneous retrievals of one token in the race check. */
 const RACE_WIDTH = 32;
+
+// a race runs with no other check beside it (`cprc run --jobs`): other traffic would widen its spread
+runsAlone([`exactly-successful-retrieval-concurrent-retrievals-${RACE_WIDTH}`]);
 /** Tokens sampled for the randomness checks. */
 const TOKEN_SAMPLE = 200;
 /** A token lifetime above every ceiling, asked to see the payee cap it. */

@@ -13,6 +13,7 @@ import {
   expectStatus,
   type PayeeRequestParams,
   payee,
+  sharedState,
   skip,
 } from '../_lib/index.js';
 import {
@@ -26,6 +27,14 @@ import {
   PAYEE_ERROR_STATUS,
   referenceRequest,
 } from './_support/index.js';
+
+// The payee's test clock is moved by these checks (`cprc run --jobs` runs them after every other
+// payee check, in one process: suites/_lib sharedState).
+sharedState('payee:clock', [
+  'error-answers-error-code-code-message-text',
+  'error-code-comes-http-status-row-profile',
+  'error-body-cpr-retrieval-ever-contains-cpr',
+]);
 
 /** One error answer of the payee, what caused it, and the CPR it must not leak (if known). */
 interface ErrorAnswer {

@@ -1,0 +1,418 @@
+/**
+ * `cprc run --jobs N`: N mocha children run the checks of one run side by side against the
+ * target, and the parent joins their events into the reports of one run (in the order one serial
+ * run takes, each check with the outcome it would have there).
+ *
+ * Every child loads the whole tree and cuts it the same way into units ({@link jobUnits}): a
+ * describe block with hooks of its own is one unit with everything inside it (its hooks set up
+ * what its checks share); every other check is a unit by itself. Before a unit runs, its child
+ * asks the parent ({@link JobScheduler}) whether to run it: the first child to reach a unit gets
+ * it, the others pass it over silently. The parent keeps apart what the suites declared
+ * (`check(..., { shares, alone })`, `suites/_lib`):
+ *
+ * - units naming one shared state run in the process that took the first of them, one after
+ *   another (what a suite learned of that state in memory, a balance spent, a clock offset,
+ *   stays true in that process); names that meet on one unit join one group;
+ * - a `<target>:clock` state (a test clock) waits until every other unit of that target has
+ *   ended: moving the clock changes what every check of that target sees, and the other
+ *   processes would not know the new offset;
+ * - an `alone` unit (a race) runs with no other unit running.
+ * @packageDocumentation
+ */
+import { createHash } from 'node:crypto';
+import { relative, sep } from 'node:path';
+import type Mocha from 'mocha';
+import { outcomeOfTest } from '../model/results.js';
+import { checkIdOf } from './plan.js';
+
+/** One unit of a `--jobs` run, as every child computes it. */
+export interface JobUnit {
+  /** Check id of a one-check unit; `<file>::<full title>` of a describe block with hooks. */
+  key: string;
+  /** Target (first folder of the suite file). */
+  target: string;
+  /** Number of checks. */
+  weight: number;
+  /** Shared state its checks declared (sorted, unique). */
+  shares: string[];
+  /** A check of it asked to run alone. */
+  alone: boolean;
+}
+
+/** What a child sends its parent. */
+export type JobChildMessage =
+  | { type: 'plan'; digest: string; units: JobUnit[] }
+  | { type: 'gate'; key: string }
+  | { type: 'done'; key: string }
+  | { type: 'finished' };
+
+/** What the parent answers a `gate`. */
+export interface JobParentMessage {
+  type: 'gate';
+  key: string;
+  run: boolean;
+}
+
+/** A unit of the loaded tree with the mocha object it gates. */
+export interface LoadedJobUnit extends JobUnit {
+  suite?: Mocha.Suite;
+  test?: Mocha.Test;
+}
+
+function hasOwnHooks(suite: Mocha.Suite): boolean {
+  const s = suite as unknown as Record<string, unknown[]>;
+  return ['_beforeAll', '_afterAll', '_beforeEach', '_afterEach'].some((k) => (s[k]?.length ?? 0) > 0);
+}
+
+function targetOf(runnable: { file?: string; parent?: Mocha.Suite }, suitesRoot: string): string {
+  const abs = runnable.file ?? runnable.parent?.file ?? '';
+  return abs ? (relative(suitesRoot, abs).split(sep)[0] ?? 'payee') : 'payee';
+}
+
+/**
+ * The units of the loaded tree in mocha's run order: a describe block with hooks of its own (all
+ * of it), or one check. Tests filtered out by `keep` are not units (a `--grep`).
+ */
+export function jobUnits(
+  root: Mocha.Suite,
+  suitesRoot: string,
+  keep: (test: Mocha.Test) => boolean = () => true,
+): LoadedJobUnit[] {
+  const out: LoadedJobUnit[] = [];
+  const seen = new Map<string, number>();
+  const keyOf = (base: string): string => {
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    return n === 0 ? base : `${base}#${n + 1}`;
+  };
+  const declared = (tests: Mocha.Test[]) => {
+    const shares = new Set<string>();
+    let alone = false;
+    for (const t of tests) {
+      const o = outcomeOfTest(t);
+      for (const s of o?.shares ?? []) shares.add(s);
+      if (o?.alone) alone = true;
+    }
+    return { shares: [...shares].sort(), alone };
+  };
+  const allTests = (suite: Mocha.Suite, into: Mocha.Test[]): Mocha.Test[] => {
+    for (const t of suite.tests) if (keep(t)) into.push(t);
+    for (const c of suite.suites) allTests(c, into);
+    return into;
+  };
+  const visit = (suite: Mocha.Suite): void => {
+    if (!suite.root && hasOwnHooks(suite)) {
+      const tests = allTests(suite, []);
+      if (tests.length === 0) return;
+      const file = relative(suitesRoot, suite.file ?? '')
+        .split(sep)
+        .join('/');
+      out.push({
+        key: keyOf(`${file}::${suite.fullTitle()}`),
+        target: targetOf(suite, suitesRoot),
+        weight: tests.length,
+        ...declared(tests),
+        suite,
+      });
+      return;
+    }
+    for (const test of suite.tests) {
+      if (!keep(test)) continue;
+      out.push({
+        key: keyOf(checkIdOf(test, suitesRoot)),
+        target: targetOf(test, suitesRoot),
+        weight: 1,
+        ...declared([test]),
+        test,
+      });
+    }
+    for (const child of suite.suites) visit(child);
+  };
+  visit(root);
+  return out;
+}
+
+/** Digest of a unit list: every child of one run must compute the same. */
+export function jobPlanDigest(units: readonly JobUnit[]): string {
+  const text = units
+    .map((u) => [u.key, u.target, u.weight, u.shares.join(','), u.alone ? 'alone' : ''].join('\t'))
+    .join('\n');
+  return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
+}
+
+/**
+ * Orders the top-level describe blocks of the loaded tree for a `--jobs` run (each child the
+ * same way; results keep their serial positions): blocks holding a test clock's checks last,
+ * the rest heaviest first, so the long units start early.
+ */
+export function orderForJobs(root: Mocha.Suite, units: readonly LoadedJobUnit[]): void {
+  const clockOf = new Set<Mocha.Suite>();
+  const weightOf = new Map<Mocha.Suite, number>();
+  const topOf = (r: { parent?: Mocha.Suite }): Mocha.Suite | undefined => {
+    let s = r.parent;
+    if (!s || s.root) return undefined;
+    while (s.parent && !s.parent.root) s = s.parent;
+    return s;
+  };
+  for (const u of units) {
+    const top = u.suite
+      ? u.suite.parent?.root
+        ? u.suite
+        : topOf(u.suite)
+      : u.test
+        ? topOf(u.test)
+        : undefined;
+    if (!top) continue;
+    weightOf.set(top, (weightOf.get(top) ?? 0) + u.weight);
+    if (u.shares.some(isClock)) clockOf.add(top);
+  }
+  const index = new Map(root.suites.map((s, i) => [s, i]));
+  root.suites = [...root.suites].sort(
+    (a, b) =>
+      Number(clockOf.has(a)) - Number(clockOf.has(b)) ||
+      (weightOf.get(b) ?? 0) - (weightOf.get(a) ?? 0) ||
+      (index.get(a) ?? 0) - (index.get(b) ?? 0),
+  );
+}
+
+/** A `<target>:clock` shared state: a test clock. */
+function isClock(name: string): boolean {
+  return /^[a-z]+:clock$/.test(name);
+}
+
+/** The target whose test clock a `<target>:clock` name is. */
+function clockTarget(name: string): string | undefined {
+  return isClock(name) ? name.slice(0, name.indexOf(':')) : undefined;
+}
+
+/**
+ * Installs the gates of a `--jobs` child on the loaded tree: before each unit the child asks
+ * `ask(key)` whether to run it; a unit it is not given is passed over (its checks marked pending
+ * and reported by no one here: `passedOver`). `ended(key)` is called when a unit it ran ends.
+ */
+export function installJobGates(
+  root: Mocha.Suite,
+  units: readonly LoadedJobUnit[],
+  ask: (key: string) => Promise<boolean>,
+): { passedOver: (runnable: object) => boolean; unitEnded: (runnable: object) => string | undefined } {
+  const passed = new WeakSet<object>();
+  const unitOfTest = new WeakMap<object, string>();
+  const unitOfSuite = new WeakMap<object, string>();
+  const inSuiteUnit = new WeakSet<object>();
+  const markInside = (suite: Mocha.Suite): void => {
+    for (const t of suite.tests) inSuiteUnit.add(t);
+    for (const c of suite.suites) markInside(c);
+  };
+  for (const u of units) {
+    if (u.test) unitOfTest.set(u.test, u.key);
+    if (u.suite) {
+      unitOfSuite.set(u.suite, u.key);
+      markInside(u.suite);
+      const suite = u.suite;
+      const key = u.key;
+      suite.beforeAll('cprc --jobs: this process runs this block', async function (this: Mocha.Context) {
+        this.timeout(0);
+        if (await ask(key)) return;
+        // another process runs it: nothing of it runs here, nothing is reported
+        const s = suite as unknown as Record<string, unknown[]>;
+        const markPassed = (x: Mocha.Suite): void => {
+          for (const t of x.tests) passed.add(t);
+          for (const c of x.suites) markPassed(c);
+        };
+        markPassed(suite);
+        suite.tests = [];
+        suite.suites = [];
+        s._beforeAll?.splice(1);
+        for (const k of ['_afterAll', '_beforeEach', '_afterEach']) s[k]?.splice(0);
+      });
+      const hooks = (suite as unknown as { _beforeAll: unknown[] })._beforeAll;
+      hooks.unshift(hooks.pop());
+    }
+  }
+  root.beforeEach('cprc --jobs: this process runs this check', async function (this: Mocha.Context) {
+    this.timeout(0);
+    const test = this.currentTest;
+    if (!test || inSuiteUnit.has(test)) return;
+    const key = unitOfTest.get(test);
+    if (key === undefined || (await ask(key))) return;
+    passed.add(test);
+    test.pending = true;
+  });
+  const each = (root as unknown as { _beforeEach: unknown[] })._beforeEach;
+  each.unshift(each.pop());
+  return {
+    passedOver: (r) => passed.has(r),
+    unitEnded: (r) => (passed.has(r) ? undefined : (unitOfTest.get(r) ?? unitOfSuite.get(r))),
+  };
+}
+
+interface UnitState {
+  unit: JobUnit;
+  seq: number;
+  group: string | undefined;
+  state: 'open' | 'claimed' | 'running' | 'done';
+  child?: number;
+}
+
+interface Waiting {
+  child: number;
+  u: UnitState;
+  resolve: (run: boolean) => void;
+}
+
+/**
+ * The parent's side of a `--jobs` run: decides, unit by unit, which child runs what and when
+ * (see the module comment). Pure bookkeeping: the processes are the caller's.
+ * @example
+ * ```ts
+ * const s = new JobScheduler(2);
+ * s.plan(0, units); s.plan(1, units);
+ * await s.request(0, units[0].key); // true: child 0 runs it
+ * await s.request(1, units[0].key); // false: taken
+ * s.done(0, units[0].key);
+ * ```
+ */
+export class JobScheduler {
+  private units = new Map<string, UnitState>();
+  private digest: string | undefined;
+  private owner = new Map<string, number>();
+  private cursor = new Map<number, number>();
+  private alive = new Set<number>();
+  private waiting: Waiting[] = [];
+  private aloneQueue: UnitState[] = [];
+
+  constructor(children: number) {
+    for (let i = 0; i < children; i++) {
+      this.alive.add(i);
+      this.cursor.set(i, -1);
+    }
+  }
+
+  /** Records the plan a child computed; throws when it differs from the first child's. */
+  plan(child: number, units: readonly JobUnit[]): void {
+    const digest = jobPlanDigest(units);
+    if (this.digest !== undefined) {
+      if (digest !== this.digest)
+        throw new Error(`child ${child + 1} cut the suites into other units than child 1 did`);
+      return;
+    }
+    this.digest = digest;
+    // groups: names that meet on one unit join one group (union-find over the names)
+    const parent = new Map<string, string>();
+    const find = (x: string): string => {
+      let r = x;
+      while (parent.get(r) !== undefined && parent.get(r) !== r) r = parent.get(r) as string;
+      parent.set(x, r);
+      return r;
+    };
+    for (const u of units) {
+      for (const s of u.shares) if (!parent.has(s)) parent.set(s, s);
+      const [first, ...rest] = u.shares;
+      if (first !== undefined) for (const s of rest) parent.set(find(s), find(first));
+    }
+    units.forEach((unit, seq) => {
+      const first = unit.shares[0];
+      this.units.set(unit.key, {
+        unit,
+        seq,
+        group: first === undefined ? undefined : find(first),
+        state: 'open',
+      });
+    });
+  }
+
+  /** Whether `child` runs unit `key` (resolved once it may start). */
+  request(child: number, key: string): Promise<boolean> {
+    const u = this.units.get(key);
+    if (!u || !this.alive.has(child)) return Promise.resolve(false);
+    this.cursor.set(child, Math.max(this.cursor.get(child) ?? -1, u.seq));
+    if (u.state !== 'open') return Promise.resolve(false);
+    if (u.group !== undefined) {
+      const owner = this.owner.get(u.group);
+      if (owner !== undefined && owner !== child && this.alive.has(owner)) return Promise.resolve(false);
+      this.owner.set(u.group, child);
+    }
+    u.state = 'claimed';
+    u.child = child;
+    if (u.unit.alone) this.aloneQueue.push(u);
+    return new Promise((resolve) => {
+      this.waiting.push({ child, u, resolve });
+      this.pump();
+    });
+  }
+
+  /** Unit `key` that `child` ran has ended. */
+  done(child: number, key: string): void {
+    const u = this.units.get(key);
+    if (!u || u.child !== child) return;
+    u.state = 'done';
+    this.aloneQueue = this.aloneQueue.filter((a) => a !== u);
+    this.pump();
+  }
+
+  /** `child` ended (or will ask nothing more): what it held is released. */
+  exit(child: number): void {
+    if (!this.alive.delete(child)) return;
+    this.cursor.set(child, Number.POSITIVE_INFINITY);
+    for (const u of this.units.values()) {
+      if (u.child === child && u.state !== 'done') u.state = 'done';
+    }
+    for (const w of this.waiting.filter((x) => x.child === child)) w.resolve(false);
+    this.waiting = this.waiting.filter((x) => x.child !== child);
+    this.aloneQueue = this.aloneQueue.filter((a) => a.child !== child);
+    for (const [g, o] of this.owner) if (o === child) this.owner.delete(g);
+    this.pump();
+  }
+
+  /** Units never run: claimed by no child (a child died before reaching them). */
+  unrun(): string[] {
+    return [...this.units.values()].filter((u) => u.state === 'open').map((u) => u.unit.key);
+  }
+
+  private running(): number {
+    let n = 0;
+    for (const u of this.units.values()) if (u.state === 'running') n++;
+    return n;
+  }
+
+  /** True when every unit of the clock's target outside `u`'s group has ended (or no child can reach it). */
+  private clockReady(u: UnitState): boolean {
+    const targets = u.unit.shares.flatMap((s) => clockTarget(s) ?? []);
+    if (targets.length === 0) return true;
+    for (const v of this.units.values()) {
+      if (v === u || v.state === 'done' || !targets.includes(v.unit.target)) continue;
+      if (v.group !== undefined && v.group === u.group) continue;
+      if (v.state === 'open' && !this.reachable(v, u.child)) continue;
+      return false;
+    }
+    return true;
+  }
+
+  /** Some live child other than `except` can still reach `v` in its run order. */
+  private reachable(v: UnitState, except: number | undefined): boolean {
+    for (const c of this.alive) if (c !== except && (this.cursor.get(c) ?? -1) < v.seq) return true;
+    return false;
+  }
+
+  private pump(): void {
+    let progressed = true;
+    while (progressed) {
+      progressed = false;
+      const readyAlone = this.aloneQueue.find((a) => a.state === 'claimed' && this.clockReady(a));
+      const aloneRunning = this.aloneQueue.some((a) => a.state === 'running');
+      for (const w of [...this.waiting]) {
+        const u = w.u;
+        let go: boolean;
+        if (aloneRunning) go = false;
+        else if (u.unit.alone) go = u === readyAlone && this.running() === 0;
+        else go = readyAlone === undefined && this.clockReady(u);
+        if (!go) continue;
+        u.state = 'running';
+        this.waiting = this.waiting.filter((x) => x !== w);
+        w.resolve(true);
+        progressed = true;
+        break;
+      }
+    }
+  }
+}

@@ -1,0 +1,174 @@
+/**
+ * `cprc run --jobs N`: the parent's scheduler on plain data (who runs which unit, and when:
+ * shared state kept in one process, a test clock's checks after the rest of their target, a
+ * race alone), and one real run: `cprc run --reference --jobs 4` gives every check id the state a
+ * serial run with the same seed gives it, in the serial run's order.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConformanceResults } from '../../src/model/results.js';
+import { JobScheduler, type JobUnit } from '../../src/runner/jobs.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const BIN = join(ROOT, 'bin', 'cprc.js');
+
+function unit(key: string, extra: Partial<JobUnit> = {}): JobUnit {
+  return { key, target: 'payee', weight: 1, shares: [], alone: false, ...extra };
+}
+
+/** A scheduler with `n` children that all computed `units`. */
+function scheduler(n: number, units: JobUnit[]): JobScheduler {
+  const s = new JobScheduler(n);
+  for (let i = 0; i < n; i++) s.plan(i, units);
+  return s;
+}
+
+/** Whether a promise has settled after the pending microtasks ran, and with what. */
+async function settled<T>(p: Promise<T>): Promise<{ done: boolean; value?: T }> {
+  let out: { done: boolean; value?: T } = { done: false };
+  void p.then((value) => {
+    out = { done: true, value };
+  });
+  await new Promise((r) => setImmediate(r));
+  return out;
+}
+
+describe('the --jobs scheduler', () => {
+  it('gives each unit to the first child that reaches it; the others pass it over', async () => {
+    const s = scheduler(2, [unit('a'), unit('b')]);
+    expect(await s.request(0, 'a')).toBe(true);
+    expect(await s.request(1, 'a')).toBe(false);
+    expect(await s.request(1, 'b')).toBe(true);
+    expect(await s.request(0, 'b')).toBe(false);
+    s.done(0, 'a');
+    s.done(1, 'b');
+    expect(s.unrun()).toEqual([]);
+  });
+
+  it('refuses a plan that differs between children', () => {
+    const s = new JobScheduler(2);
+    s.plan(0, [unit('a'), unit('b')]);
+    expect(() => s.plan(1, [unit('b'), unit('a')])).toThrow(/other units/);
+  });
+
+  it('runs the units sharing a state in the process that took the first of them, one after another', async () => {
+    const s = scheduler(2, [
+      unit('g1', { shares: ['operator:low-balance-principal'] }),
+      unit('u'),
+      unit('g2', { shares: ['operator:low-balance-principal', 'x'] }),
+      unit('g3', { shares: ['x'] }),
+    ]);
+    expect(await s.request(0, 'g1')).toBe(true);
+    expect(await s.request(1, 'g1')).toBe(false);
+    expect(await s.request(1, 'u')).toBe(true);
+    // g2 and g3 (joined to the group through "x") belong to child 0, even while child 1 is idle
+    expect(await s.request(1, 'g2')).toBe(false);
+    expect(await s.request(1, 'g3')).toBe(false);
+    s.done(0, 'g1');
+    expect(await s.request(0, 'g2')).toBe(true);
+    s.done(0, 'g2');
+    expect(await s.request(0, 'g3')).toBe(true);
+  });
+
+  it("holds a test clock's units until every other unit of that target has ended", async () => {
+    const s = scheduler(2, [
+      unit('p1'),
+      unit('clock', { shares: ['payee:clock'] }),
+      unit('p2'),
+      unit('o1', { target: 'operator' }),
+    ]);
+    expect(await s.request(1, 'p1')).toBe(true);
+    const clock = s.request(0, 'clock');
+    expect((await settled(clock)).done).toBe(false);
+    s.done(1, 'p1');
+    // p2 is still ahead of child 1: the clock waits for it, not for the Operator's unit
+    expect((await settled(clock)).done).toBe(false);
+    expect(await s.request(1, 'p2')).toBe(true);
+    expect(await s.request(1, 'o1')).toBe(true);
+    s.done(1, 'p2');
+    expect(await settled(clock)).toEqual({ done: true, value: true });
+  });
+
+  it('runs an alone unit (a race) with nothing beside it, and nothing starts while it waits or runs', async () => {
+    const s = scheduler(2, [unit('b'), unit('race', { alone: true }), unit('c')]);
+    expect(await s.request(0, 'b')).toBe(true);
+    const race = s.request(1, 'race');
+    expect((await settled(race)).done).toBe(false);
+    s.done(0, 'b');
+    expect(await settled(race)).toEqual({ done: true, value: true });
+    const c = s.request(0, 'c');
+    expect((await settled(c)).done).toBe(false);
+    s.done(1, 'race');
+    expect(await settled(c)).toEqual({ done: true, value: true });
+  });
+
+  it('releases what a child held when it ends, so no one waits for it for ever', async () => {
+    const s = scheduler(2, [
+      unit('g1', { shares: ['s'] }),
+      unit('p1'),
+      unit('g2', { shares: ['s'] }),
+      unit('clock', { shares: ['payee:clock'] }),
+    ]);
+    expect(await s.request(0, 'g1')).toBe(true);
+    expect(await s.request(1, 'p1')).toBe(true);
+    s.exit(1); // died running p1
+    // the group's owner is alive: g2 stays its own; the clock no longer waits for p1
+    expect(await s.request(0, 'g2')).toBe(true);
+    s.done(0, 'g2');
+    s.done(0, 'g1');
+    expect(await s.request(0, 'clock')).toBe(true);
+    s.exit(0);
+    expect(s.unrun()).toEqual([]);
+  });
+});
+
+describe('cprc run --reference --jobs 4', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'cprc-jobs-'));
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const run = (reports: string, extra: string[]): Promise<{ code: number | null; stderr: string }> =>
+    new Promise((resolve, reject) => {
+      const child = spawn(
+        process.execPath,
+        [BIN, 'run', '--reference', '--seed', '11', '--runs', '3', '--reports', join(dir, reports), ...extra],
+        { stdio: ['ignore', 'ignore', 'pipe'] },
+      );
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString('utf8');
+      });
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+  const results = (reports: string): ConformanceResults =>
+    JSON.parse(readFileSync(join(dir, reports, 'results.json'), 'utf8')) as ConformanceResults;
+
+  it('gives every check id the state of a serial run with the same seed, in the serial order', async () => {
+    // one after the other: a race's spread must not pay for the other run's load
+    const serial = await run('serial', []);
+    const jobs = await run('jobs', ['--jobs', '4']);
+    expect(serial.stderr).toBe('');
+    expect(jobs.stderr).toBe('');
+    expect(jobs.code).toBe(serial.code);
+    const a = results('serial');
+    const b = results('jobs');
+    expect(b.incomplete).toBe(false);
+    expect(b.tests.map((t) => t.id)).toEqual(a.tests.map((t) => t.id));
+    expect(Object.fromEntries(b.tests.map((t) => [t.id, t.state]))).toEqual(
+      Object.fromEntries(a.tests.map((t) => [t.id, t.state])),
+    );
+    expect(b.counts).toEqual(a.counts);
+    expect(b.verdicts).toEqual(a.verdicts);
+    // one run's results: no shard member, no test position
+    expect(b.shard).toBeUndefined();
+    expect(b.tests.some((t) => t.position !== undefined)).toBe(false);
+  }, 240_000);
+});
