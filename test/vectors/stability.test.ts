@@ -26,9 +26,9 @@ describe('case stability', () => {
     expect(() => checkStability('uris', previous([a]), [a, b])).not.toThrow();
   });
   it('refuses a case whose input changed', () => {
-    expect(() => checkStability('uris', previous([a, b]), [{ ...a, uri: 'cpr://inline/e31' } as UriLike, b])).toThrow(
-      /the input of case a changed; a case never changes meaning: retire a/,
-    );
+    expect(() =>
+      checkStability('uris', previous([a, b]), [{ ...a, uri: 'cpr://inline/e31' } as UriLike, b]),
+    ).toThrow(/the input of case a changed; a case never changes meaning: retire a/);
   });
   it('refuses a case that disappeared without being retired', () => {
     expect(() => checkStability('uris', previous([a, b]), [a])).toThrow(/case b disappeared; retire it/);

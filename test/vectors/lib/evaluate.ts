@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
+import { PNG } from 'pngjs';
 import QRCode from 'qrcode';
 import { readQrPng, renderQrPng } from '../../../src/codec/qr.js';
 import { decodeCprUri } from '../../../src/codec/uri.js';
@@ -119,6 +120,36 @@ export async function renderForVector(
     scale,
     margin,
   });
+}
+
+/**
+ * Whether the PNG shows, module for module, the symbol of `payload` in one byte segment at error
+ * correction `ec` (drawn at `scale` pixels per module inside a `margin`-module quiet zone): the
+ * proof that the image was rendered at the level the vector states, independent of how the PNG
+ * bytes were compressed.
+ */
+export function qrModulesMatch(
+  pngBase64: string,
+  payload: string,
+  ec: 'L' | 'M' | 'Q' | 'H',
+  scale: number,
+  margin: number,
+): boolean {
+  const image = PNG.sync.read(Buffer.from(pngBase64, 'base64'));
+  const symbol = QRCode.create([{ data: Buffer.from(payload, 'utf8'), mode: 'byte' }] as never, {
+    errorCorrectionLevel: ec,
+  });
+  const size = symbol.modules.size;
+  if (image.width !== (size + 2 * margin) * scale || image.height !== image.width) return false;
+  for (let row = 0; row < size; row++) {
+    for (let col = 0; col < size; col++) {
+      const x = (margin + col) * scale + Math.floor(scale / 2);
+      const y = (margin + row) * scale + Math.floor(scale / 2);
+      const dark = (image.data[(y * image.width + x) * 4] as number) < 128;
+      if (dark !== Boolean(symbol.modules.get(row, col))) return false;
+    }
+  }
+  return true;
 }
 
 /** The codec's answer for a QR case: what it reads from the PNG, or what it says of rendering. */
