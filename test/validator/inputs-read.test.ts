@@ -17,6 +17,7 @@ import {
   type Line,
   openPathStream,
   readPathCapped,
+  readRegularFile,
   readStreamCapped,
   splitLines,
 } from '../../src/validator/inputs/read.js';
@@ -194,6 +195,63 @@ describe('readPathCapped', () => {
     expect(err.code).toBe('CPRC_RESPONSE_TOO_LARGE');
     expect(err.message).toContain('/dev/zero');
     expect(err.message).toContain('64 bytes');
+  });
+});
+
+describe('readRegularFile (a folder of documents is read with it, file by file)', () => {
+  /** The error `f` throws (fails when it returns). */
+  function thrown(f: () => unknown): CprcError {
+    try {
+      f();
+    } catch (err) {
+      expect(err).toBeInstanceOf(CprcError);
+      return err as CprcError;
+    }
+    throw new Error('expected an error');
+  }
+
+  it('reads a regular file of exactly max bytes whole, and refuses one of max + 1 (by its size, before reading)', () => {
+    const dir = testScratchDir('read');
+    const at = join(dir, 'at.json');
+    const over = join(dir, 'over.json');
+    writeFileSync(at, '{"a":"12345"}'); // 13 bytes
+    writeFileSync(over, '{"a":"123456"}'); // 14 bytes
+    expect(readRegularFile(at, 13)?.toString()).toBe('{"a":"12345"}');
+    const err = thrown(() => readRegularFile(over, 13));
+    expect(err.code).toBe('CPRC_RESPONSE_TOO_LARGE');
+    expect(err.message).toContain(over);
+    expect(err.message).toContain('13 bytes');
+    const empty = join(dir, 'empty.json');
+    writeFileSync(empty, '');
+    expect(readRegularFile(empty, 13)?.length).toBe(0);
+  });
+
+  it('reads a file larger than its first buffer guess up to max (a file grown since its stat)', () => {
+    const dir = testScratchDir('read');
+    const big = join(dir, 'big.json');
+    const text = `"${'x'.repeat(70_000)}"`;
+    writeFileSync(big, text);
+    expect(readRegularFile(big, 1_000_000)?.toString()).toBe(text);
+    expect(readRegularFile(big, text.length)?.toString()).toBe(text);
+    expect(thrown(() => readRegularFile(big, text.length - 1)).code).toBe('CPRC_RESPONSE_TOO_LARGE');
+  });
+
+  it('names a missing path and a folder as unreadable, with what to give', () => {
+    const dir = testScratchDir('read');
+    const missing = thrown(() => readRegularFile(join(dir, 'nope.json'), 100));
+    expect(missing.code).toBe('CPRC_IO');
+    expect(missing.message).toContain('no such file');
+    const folder = thrown(() => readRegularFile(dir, 100));
+    expect(folder.code).toBe('CPRC_IO');
+    expect(folder.message).toContain('it is a folder');
+  });
+
+  it('leaves a device and a FIFO to the streamed reader (undefined), never blocking on them', () => {
+    expect(readRegularFile('/dev/zero', 64)).toBeUndefined();
+    const dir = testScratchDir('read');
+    const fifo = join(dir, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    expect(readRegularFile(fifo, 64)).toBeUndefined();
   });
 });
 

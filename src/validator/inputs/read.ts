@@ -4,7 +4,16 @@
  *
  * @packageDocumentation
  */
-import { constants, open as openFd, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  open as openFd,
+  openSync,
+  readSync,
+  type Stats,
+  statSync,
+} from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
@@ -128,6 +137,55 @@ export async function openPathStream(path: string): Promise<Readable> {
     return fh.createReadStream();
   } catch (err) {
     throw cannotRead(path, err); // a socket, or a path gone since its stat
+  }
+}
+
+/**
+ * Reads a regular file whole, synchronously, under the `max-bytes` cap: one stat, one open and a
+ * read to its end (a file that grew past `max` meanwhile is refused as well). A folder of small
+ * documents is read so without a stream, a timer or a trip through the thread pool per file.
+ * Returns `undefined` for a path that is no regular file (a FIFO, a device: the caller streams it
+ * with {@link readPathCapped}, which never blocks on a FIFO nobody writes to).
+ */
+export function readRegularFile(path: string, max: number): Buffer | undefined {
+  let stats: Stats;
+  try {
+    stats = statSync(path);
+  } catch (err) {
+    throw cannotRead(path, err);
+  }
+  if (stats.isDirectory()) throw cannotRead(path, { code: 'EISDIR' });
+  if (!stats.isFile()) return undefined;
+  if (stats.size > max) throw tooLarge(path, max);
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (err) {
+    throw cannotRead(path, err);
+  }
+  try {
+    // a path swapped for something else since its stat is streamed instead
+    if (!fstatSync(fd).isFile()) return undefined;
+    let buf = Buffer.allocUnsafe(Math.min(max, stats.size) + 1);
+    let size = 0;
+    for (;;) {
+      if (size === buf.length) {
+        if (size > max) throw tooLarge(path, max);
+        const bigger = Buffer.allocUnsafe(Math.min(max + 1, buf.length * 2));
+        buf.copy(bigger, 0, 0, size);
+        buf = bigger;
+      }
+      const n = readSync(fd, buf, size, buf.length - size, null);
+      if (n === 0) break;
+      size += n;
+    }
+    if (size > max) throw tooLarge(path, max);
+    return buf.subarray(0, size);
+  } catch (err) {
+    if (err instanceof CprcError) throw err;
+    throw cannotRead(path, err);
+  } finally {
+    closeSync(fd);
   }
 }
 

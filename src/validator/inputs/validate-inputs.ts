@@ -17,7 +17,7 @@ import { validateCpr } from '../validate-cpr.js';
 import { expandInput, type Source } from './expand.js';
 import { retrieveCpr } from './fetch.js';
 import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, tooLarge } from './limits.js';
-import { idleTimeout, openPathStream, readPathCapped, splitLines } from './read.js';
+import { idleTimeout, openPathStream, readPathCapped, readRegularFile, splitLines } from './read.js';
 
 /** Requirement of a request_id repeated across documents (spec 2.1, invariant 3). */
 const REQ_UNIQUE = 'CPR-2.1-REQUEST-ID-UNIQUE';
@@ -324,10 +324,23 @@ export async function* validateInputs(
   const queue: Pending[] = [];
   const startRead = (p: Pending): void => {
     if (p.source.kind === 'path' && !isNdjsonName(p.source.path)) {
-      p.read = readPathCapped(p.source.path, run.maxBytes, run.timeoutMs).then(
-        (bytes) => ({ bytes }),
-        (error: unknown) => ({ error }),
-      );
+      const path = p.source.path;
+      // a regular file is read at once (the common case: a folder of documents); anything else
+      // (a FIFO, a device) is streamed under the cap, ahead of its turn
+      let bytes: Buffer | undefined;
+      try {
+        bytes = readRegularFile(path, run.maxBytes);
+      } catch (error) {
+        p.read = Promise.resolve({ error });
+        return;
+      }
+      p.read =
+        bytes !== undefined
+          ? Promise.resolve({ bytes })
+          : readPathCapped(path, run.maxBytes, run.timeoutMs).then(
+              (b) => ({ bytes: b }),
+              (error: unknown) => ({ error }),
+            );
     }
   };
   for (const input of inputs) {
