@@ -61,6 +61,17 @@ describe.skipIf(!python)(`the Python consumer of the vectors${reason}`, () => {
   it('says which folder it cannot read', () => {
     const r = run(join(ROOT, 'no-such-folder'));
     expect(r.status).toBe(1);
-    expect(r.stdout).toContain('no-such-folder/crypto.json: cannot read the vectors');
+    expect(r.stdout).toContain(
+      'no-such-folder: holds neither crypto.json nor uris.json; pass the vectors folder',
+    );
+  });
+
+  it('checks the groups a folder holds (cprc vectors --group uris --out DIR)', () => {
+    const dir = testScratchDir('vectors-python-uris');
+    writeFileSync(join(dir, 'uris.json'), readFileSync(join(ROOT, 'vectors', 'uris.json')));
+    const r = run(dir);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('crypto.json: not there, skipped');
+    expect(r.stdout.trim()).toMatch(new RegExp(`\\n${count('uris')} passed, 0 failed$`));
   });
 });
