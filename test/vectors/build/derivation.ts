@@ -211,10 +211,14 @@ export function derivationSpecs(): DerivationSpec[] {
     },
     {
       id: 'amount-json-number-safe',
-      comment: 'amount the JSON number 2500 (a safe integer): accepted with a warning',
+      comment:
+        'amount the JSON number 2500 (a safe integer): a wallet should accept it (the Payment amount the string "2500" or the number); refusing it is allowed (a SHOULD)',
       req: ['PRF-1-AMOUNT-NUMBER-SAFE'],
       cpr: edit(SEPA_CT, (d) => ((d.value as Doc).amount = 2500)),
-      intent: PAY,
+      intent: {
+        either: ['payment', 'INVALID_STRUCTURE'],
+        why: 'profile 1: a wallet given a JSON-number amount accepts a safe integer, a SHOULD (PRF-1-AMOUNT-NUMBER-SAFE); the suite only warns when it is refused',
+      },
     },
     {
       id: 'amount-json-number-unsafe',
@@ -328,10 +332,14 @@ export function derivationSpecs(): DerivationSpec[] {
     },
     {
       id: 'request-id-not-uuid',
-      comment: 'request_id order-42: a wallet accepts any non-empty string (profile 1)',
+      comment:
+        'request_id order-42: a wallet should accept any non-empty string (profile 1); refusing a non-UUID one is a warning, never a failure',
       req: ['PRF-1-WALLET-ANY-REQUEST-ID', 'CPR-2.10-REQUEST-ID-BOUND'],
       cpr: withTop(SEPA_CT, { request_id: 'order-42', memo: undefined }),
-      intent: PAY,
+      intent: {
+        either: ['payment', 'INVALID_STRUCTURE'],
+        why: 'profile 1: refusing a non-UUID request_id is a PROFILE warning, never a failure (PRF-1-WALLET-ANY-REQUEST-ID is a SHOULD)',
+      },
     },
     {
       id: 'structure-bad-iban',

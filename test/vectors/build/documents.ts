@@ -403,10 +403,11 @@ export function documentSpecs(): DocSpec[] {
     ),
     both(
       'timestamps-lower-case-z',
-      'created_at 2026-06-01t11:00:00z: RFC 3339 allows lower-case t and z',
-      ['CPR-2.1-TIMESTAMPS-UTC'],
+      'created_at 2026-06-01t11:00:00z: RFC 3339 (5.6) allows lower-case t and z, so a reader takes it; profile 1 has an emitter write Z',
+      ['CPR-2.1-TIMESTAMPS-UTC', 'PRF-1-TIMESTAMP-Z', 'PRF-1-TIMESTAMP-ANY-OFFSET'],
       withTop(SEPA_CT, { created_at: '2026-06-01t11:00:00z' }),
-      either('RFC 3339 section 5.6 allows lower-case "t" and "z"; profile 1 asks for "Z" from emitters'),
+      V,
+      { payee: err('PRF-1-TIMESTAMP-Z'), wallet: warn('PRF-1-TIMESTAMP-Z') },
     ),
     // ------------------------------------------------------------------ created_at < expires_at
     both(
