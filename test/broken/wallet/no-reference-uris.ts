@@ -5,8 +5,18 @@ import { brokenWallet } from './harness.js';
 export const noReferenceUris = brokenWallet({
   id: 'wallet-no-reference-uris',
   fault: 'the wallet cannot retrieve the CPR behind a reference URI and refuses every token',
-  // PRF-3-RETRIEVAL-URL: no retrieval ever reaches {endpoint}/cpr/{token}
-  expected: ['CPR-4.3-WALLET-RESOLVES-URI', 'PRF-2-REFERENCE-FULL-ENDPOINT', 'PRF-3-RETRIEVAL-URL'],
+  // PRF-3-RETRIEVAL-URL: no retrieval ever reaches {endpoint}/cpr/{token}; the delivery-path checks
+  // (every path, rail and amount kind) fail through every reference URI
+  expected: [
+    'CPR-4.3-WALLET-RESOLVES-URI',
+    'CPR-4.4-ASSEMBLE-PAYMENT',
+    'CPR-4.5-OPEN-AMOUNT',
+    'CPR-INV-7-DERIVATION',
+    'PRF-2-REFERENCE-FULL-ENDPOINT',
+    'PRF-3-DERIVE-ERROR-CODES',
+    'PRF-3-PAYER-DATA-REFUSED-OR-IGNORED',
+    'PRF-3-RETRIEVAL-URL',
+  ],
   core: (options) => ({
     // the reference derivation, without its CPR fetcher
     derive: (body) =>

@@ -149,20 +149,6 @@ function ignoringExpiry(ca: string[]): Dispatcher {
   });
 }
 
-/** Connections pooled by host name alone: the first port used for a host serves every later one. */
-function pooledByHost(ca: string[]): Dispatcher {
-  const agent = new Agent({ connect: { ca, timeout: 10_000 } });
-  const firstPort = new Map<string, string>();
-  const dispatch: Dispatcher['dispatch'] = (opts, handler) => {
-    const origin = new URL(String(opts.origin));
-    const port = firstPort.get(origin.hostname) ?? origin.port;
-    firstPort.set(origin.hostname, port);
-    origin.port = port;
-    return agent.dispatch({ ...opts, origin: origin.origin }, handler);
-  };
-  return Object.assign(Object.create(agent) as Dispatcher, { dispatch });
-}
-
 /** Base32 tokens re-encoded in RFC 4648's upper-case alphabet (a base32 library's output). */
 function upperCaseBase32(uri: string, url: string): string {
   const { token } = parts(uri);
@@ -270,7 +256,17 @@ export const dropsPort = brokenWallet({
   id: 'wallet-retrieval-drops-port',
   fault:
     "the retrieval URL is built from the endpoint's host name and path: its port is dropped (443 is asked)",
-  expected: ['CPR-4.3-WALLET-RESOLVES-URI', 'PRF-2-REFERENCE-FULL-ENDPOINT', 'PRF-3-RETRIEVAL-URL'],
+  expected: [
+    // the delivery-path checks (every path, rail and amount kind) fail through every reference URI too
+    'CPR-4.3-WALLET-RESOLVES-URI',
+    'CPR-4.4-ASSEMBLE-PAYMENT',
+    'CPR-4.5-OPEN-AMOUNT',
+    'CPR-INV-7-DERIVATION',
+    'PRF-2-REFERENCE-FULL-ENDPOINT',
+    'PRF-3-DERIVE-ERROR-CODES',
+    'PRF-3-PAYER-DATA-REFUSED-OR-IGNORED',
+    'PRF-3-RETRIEVAL-URL',
+  ],
   core: retrievalCore({
     url: (_uri, url) => {
       const u = new URL(url);
@@ -279,19 +275,62 @@ export const dropsPort = brokenWallet({
   }),
 });
 
+/**
+ * Connections pooled by host name alone: the port a host was first reached on serves every later
+ * retrieval from that host while it still accepts connections (a refused connection re-pins the
+ * host to the port asked).
+ */
+function pooledByHost(options: CoreOptions): WalletCore {
+  const agent = validating(options.trustedCaPems);
+  const pins = new Map<string, string>();
+  const get = (url: string) => retrieve(url, agent, agent, {});
+  return {
+    derive: (body) =>
+      derivePayment(body as Parameters<typeof derivePayment>[0], {
+        now: new Date(),
+        supportedRails: options.supportedRails,
+        async fetchCpr(retrievalUrl) {
+          const url = new URL(retrievalUrl);
+          const pinned = pins.get(url.hostname);
+          if (pinned !== undefined && pinned !== url.port) {
+            const moved = new URL(url);
+            moved.port = pinned;
+            try {
+              return await get(moved.href);
+            } catch (err) {
+              if ((err as { code?: string }).code !== 'ECONNREFUSED') throw err;
+            }
+          }
+          pins.set(url.hostname, url.port);
+          return get(url.href);
+        },
+      }),
+    close: () => agent.close(),
+  };
+}
+
 export const pooledByHostName = brokenWallet({
   id: 'wallet-retrieval-pools-by-host-name',
   fault:
     'connections are pooled by host name alone: a retrieval from a second port of the same host goes to the first port',
   expected: ['CPR-4.3-WALLET-RESOLVES-URI', 'PRF-2-REFERENCE-FULL-ENDPOINT', 'PRF-3-RETRIEVAL-URL'],
-  core: retrievalCore({ dispatcher: pooledByHost }),
+  core: pooledByHost,
 });
 
 export const doubleSlash = brokenWallet({
   id: 'wallet-retrieval-double-slash',
   fault:
     "the retrieval URL is new URL(endpoint).href + '/cpr/' + token: a bare origin's href ends in '/', so the path starts '//cpr/'",
-  expected: ['CPR-4.3-WALLET-RESOLVES-URI', 'PRF-3-RETRIEVAL-URL'],
+  expected: [
+    // the delivery-path checks (every path, rail and amount kind) fail through every reference URI too
+    'CPR-4.3-WALLET-RESOLVES-URI',
+    'CPR-4.4-ASSEMBLE-PAYMENT',
+    'CPR-4.5-OPEN-AMOUNT',
+    'CPR-INV-7-DERIVATION',
+    'PRF-3-DERIVE-ERROR-CODES',
+    'PRF-3-PAYER-DATA-REFUSED-OR-IGNORED',
+    'PRF-3-RETRIEVAL-URL',
+  ],
   core: retrievalCore({
     url: (uri, url) => {
       const { endpoint, token } = parts(uri);
@@ -310,7 +349,17 @@ export const tokenUpperCased = brokenWallet({
 export const refusesHexTokens = brokenWallet({
   id: 'wallet-retrieval-refuses-hex-tokens',
   fault: 'a token that is not base32 (a hex token with 0, 1, 8 or 9) is refused',
-  expected: ['CPR-4.3-WALLET-RESOLVES-URI', 'PRF-2-REFERENCE-FULL-ENDPOINT', 'PRF-3-RETRIEVAL-URL'],
+  expected: [
+    // the delivery-path checks (every path, rail and amount kind) fail through every reference URI too
+    'CPR-4.3-WALLET-RESOLVES-URI',
+    'CPR-4.4-ASSEMBLE-PAYMENT',
+    'CPR-4.5-OPEN-AMOUNT',
+    'CPR-INV-7-DERIVATION',
+    'PRF-2-REFERENCE-FULL-ENDPOINT',
+    'PRF-3-DERIVE-ERROR-CODES',
+    'PRF-3-PAYER-DATA-REFUSED-OR-IGNORED',
+    'PRF-3-RETRIEVAL-URL',
+  ],
   core: (options) => {
     const inner = retrievalCore({})(options);
     return {
