@@ -115,6 +115,20 @@ describe('loopback TLS (spec 5 rules 4-5: TLS only)', () => {
     await expect(issueServerCertificate(ca, { hosts: [] })).rejects.toThrow(/hosts must list/);
   });
 
+  it('issues for an explicit validity window (a certificate wholly past or future), and refuses an empty one', async () => {
+    const day = 86_400_000;
+    const now = Date.now();
+    const past = await issueServerCertificate(pki.ca, {
+      window: { notBefore: new Date(now - 3 * day), notAfter: new Date(now - day) },
+    });
+    const cert = new X509Certificate(past.certPem);
+    expect(new Date(cert.validTo).getTime()).toBeLessThan(now);
+    expect(new Date(cert.validFrom).getTime()).toBeLessThan(new Date(cert.validTo).getTime());
+    await expect(
+      issueServerCertificate(pki.ca, { window: { notBefore: new Date(now), notAfter: new Date(now) } }),
+    ).rejects.toThrow(/notBefore must be an instant before window.notAfter/);
+  });
+
   it('writeCaFile writes the certificate only', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cprc-tls-'));
     try {
