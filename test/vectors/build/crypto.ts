@@ -262,6 +262,12 @@ export function signatureSpecs(): Array<Spec<SignatureCase>> {
     ]);
     const { signature: _x, ...missing } = message;
     add('signature-missing', 'no signature member', missing, pk, false, ['MissingMember']);
+    const [first] = Object.keys(unsigned);
+    const { [first as string]: _dropped, ...without } = message;
+    add('member-removed', `${first} removed after signing`, without, pk, false, [
+      'MissingMember',
+      'ModifiedMessage',
+    ]);
     add(
       'signature-padded',
       'the signature written with "=" padding: not base64url as profile 4 writes it',
