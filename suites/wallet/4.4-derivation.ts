@@ -33,6 +33,7 @@ import {
   fail,
   generationNow,
   type JsonObject,
+  jsonEqual,
   payableCprArbitrary,
   paymentOrUnsupported,
   propertyPerRail,
@@ -55,9 +56,35 @@ const NOT_GRADED_IN_WALLET = new Set([
   'authorization-in-extensions',
 ]);
 
+/**
+ * Mutations that break a rule beyond the document's structure: a code list (ISO 4217), a checksum
+ * (IBAN, EIP-55), the BIC form, a 140-code-point length, the rail_address copy agreeing with the
+ * top level. Profile 3 lets a wallet refuse such a document ("may refuse any document that breaks
+ * a SPEC or PROFILE rule of section 2 (a bad IBAN checksum, disagreeing chain ids)") without
+ * obliging it to: it is refused with 422 INVALID_STRUCTURE or derived with its value unmodified
+ * (AMB-41). A wallet must refuse what breaks the structure (required members, types,
+ * enumerations, the amount and timestamp formats), the version, the expiry and the sub-interface
+ * (spec 4.3 rule 3, 4.4 step 1, profile 2).
+ */
+const REFUSAL_OPTIONAL = new Set([
+  'fiat-code-not-iso4217',
+  'receiver-address-bad-checksum',
+  'iban-bad-checksum',
+  'bic-malformed',
+  'memo-too-long',
+  'remittance-too-long-iban',
+  'remittance-too-long-account',
+  'rail-address-disagrees',
+]);
+
 /** The wallet-reading mutations graded here. */
 const WALLET_MUTATIONS: readonly CprMutation[] = CPR_MUTATIONS.filter(
-  (m) => m.modes.includes('wallet') && !NOT_GRADED_IN_WALLET.has(m.name),
+  (m) => m.modes.includes('wallet') && !NOT_GRADED_IN_WALLET.has(m.name) && !REFUSAL_OPTIONAL.has(m.name),
+);
+
+/** The wallet-reading mutations a wallet may refuse or derive (see {@link REFUSAL_OPTIONAL}). */
+const OPTIONAL_MUTATIONS: readonly CprMutation[] = CPR_MUTATIONS.filter(
+  (m) => m.modes.includes('wallet') && REFUSAL_OPTIONAL.has(m.name),
 );
 
 /** The profile 3 code(s) a wallet answers for a mutation. */
@@ -80,16 +107,19 @@ interface MutatedRequest {
   cpr: JsonObject;
 }
 
-/** The requirement IDs the wallet-reading mutations break, each with its mutations, in catalog order of first use. */
-const MUTATIONS_BY_REQUIREMENT: ReadonlyMap<string, readonly CprMutation[]> = (() => {
+/** Mutations grouped by the requirement each breaks in the wallet reading, in order of first use. */
+function byRequirement(mutations: readonly CprMutation[]): ReadonlyMap<string, readonly CprMutation[]> {
   const by = new Map<string, CprMutation[]>();
-  for (const m of WALLET_MUTATIONS) {
+  for (const m of mutations) {
     const list = by.get(m.requirement.wallet) ?? [];
     list.push(m);
     by.set(m.requirement.wallet, list);
   }
   return by;
-})();
+}
+
+/** The requirement IDs the graded wallet-reading mutations break, each with its mutations. */
+const MUTATIONS_BY_REQUIREMENT = byRequirement(WALLET_MUTATIONS);
 
 /** Fewest requests a requirement's check derives (when the generated CPRs allow that many). */
 const MIN_RUNS_PER_REQUIREMENT = 2;
@@ -102,7 +132,15 @@ const MIN_RUNS_PER_REQUIREMENT = 2;
  * least {@link MIN_RUNS_PER_REQUIREMENT}), taken in pool order from the pairs (CPR, mutation)
  * whose mutation applies, the mutations of the requirement taken in turn.
  */
-const mutatedRequests = (() => {
+const mutatedRequests = requestPool(MUTATIONS_BY_REQUIREMENT, WALLET_MUTATIONS.length);
+
+/** The requests breaking a rule a wallet may refuse or derive, made as {@link mutatedRequests} are. */
+const optionalRequests = requestPool(byRequirement(OPTIONAL_MUTATIONS), OPTIONAL_MUTATIONS.length);
+
+function requestPool(
+  groups: ReadonlyMap<string, readonly CprMutation[]>,
+  total: number,
+): () => Map<string, MutatedRequest[]> {
   let made: Map<string, MutatedRequest[]> | undefined;
   perRun(() => {
     made = undefined;
@@ -113,11 +151,8 @@ const mutatedRequests = (() => {
     const pool = fc.sample(payableCprArbitrary(), { seed, numRuns: Math.max(numRuns, 120) });
     const now = generationNow();
     const out = new Map<string, MutatedRequest[]>();
-    for (const [requirement, mutations] of MUTATIONS_BY_REQUIREMENT) {
-      const runs = Math.max(
-        MIN_RUNS_PER_REQUIREMENT,
-        Math.ceil((numRuns * mutations.length) / WALLET_MUTATIONS.length),
-      );
+    for (const [requirement, mutations] of groups) {
+      const runs = Math.max(MIN_RUNS_PER_REQUIREMENT, Math.ceil((numRuns * mutations.length) / total));
       const picked: MutatedRequest[] = [];
       let turn = 0;
       for (const cpr of pool) {
@@ -135,7 +170,7 @@ const mutatedRequests = (() => {
     made = out;
     return out;
   };
-})();
+}
 
 /** The defective requests of one requirement; skips when no generated CPR admits its mutations. */
 function requestsBreaking(requirement: string): MutatedRequest[] {
@@ -286,6 +321,47 @@ describe('CPR-1.0 section 4.4: derivation operation', () => {
           for (const { mutation, codes, cpr } of requests) {
             const r = await wallet.derive({ cpr, context: deriveContext() });
             expectRejectionCode(r, codes, `the request with the defect "${mutation}" (seed ${seed})`);
+          }
+        }
+      },
+    );
+
+    check(
+      'rule-beyond-structure-refused-invalid-structure-or-derived',
+      ['PRF-3-DERIVE-ERROR-CODES'],
+      'a request breaking a rule beyond its structure (ISO 4217 code, IBAN or EIP-55 checksum, BIC, 140-code-point lengths, rail_address agreeing) is derived, or refused with 422 INVALID_STRUCTURE and a message',
+      async () => {
+        const { seed } = propertyOptions();
+        for (const requests of optionalRequests().values()) {
+          for (const { mutation, cpr } of requests) {
+            const r = await wallet.derive({ cpr, context: deriveContext() });
+            // a rail the wallet does not serve may also be refused as such (spec 4.4 step 2)
+            const codes =
+              expectationOf(cpr) === 'payment'
+                ? ['INVALID_STRUCTURE']
+                : ['INVALID_STRUCTURE', 'UNSUPPORTED_RAIL'];
+            if (!r.ok)
+              expectRejectionCode(r, codes, `the request with the defect "${mutation}" (seed ${seed})`);
+          }
+        }
+      },
+    );
+
+    check(
+      'rule-beyond-structure-derived-value-unmodified',
+      ['CPR-INV-5-VALUE-INTEGRITY', 'CPR-2.10-VALUE'],
+      'a request breaking a rule beyond its structure that the wallet derives keeps its amount and asset unmodified in the Payment (no code or amount repaired)',
+      async () => {
+        const { seed } = propertyOptions();
+        for (const requests of optionalRequests().values()) {
+          for (const { mutation, cpr } of requests) {
+            const r = await wallet.derive({ cpr, context: deriveContext() });
+            if (!r.ok) continue; // refusing is allowed: graded by the check above
+            const value = r.payment.value;
+            if (!jsonEqual(value, cpr.value))
+              fail(
+                `the request with the defect "${mutation}" (seed ${seed}) was derived with value ${short(value)}, not the request's ${short(cpr.value)}`,
+              );
           }
         }
       },

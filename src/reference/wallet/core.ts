@@ -7,7 +7,7 @@
  */
 
 import type { Rail } from '../../model/cpr.js';
-import { type DerivationResult, derivePayment } from './derive.js';
+import { type DerivationOptions, type DerivationResult, derivePayment } from './derive.js';
 import { createHttpsCprFetcher } from './fetch.js';
 import { DEFAULT_SUPPORTED_RAILS } from './rails.js';
 
@@ -21,6 +21,8 @@ export interface WalletCoreOptions {
   clock?: () => Date;
   /** Timeout of a CPR retrieval, in milliseconds (default 10 000). */
   fetchTimeoutMs?: number;
+  /** Which validator errors are not refused (default none; see {@link DerivationOptions}). */
+  tolerates?: DerivationOptions['tolerates'];
 }
 
 /** A derivation endpoint independent of its transport: the body in, `{payment}` or `{error}` out. */
@@ -54,6 +56,7 @@ export function createWalletCore(options: WalletCoreOptions): WalletCore {
         now: options.clock?.() ?? new Date(),
         supportedRails: options.supportedRails ?? DEFAULT_SUPPORTED_RAILS,
         fetchCpr: fetcher.fetchCpr,
+        tolerates: options.tolerates,
       }),
     close: () => fetcher.close(),
   };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { decodeCprUri } from '../../codec/uri.js';
 import { isRail, type Rail, type SubInterface } from '../../model/cpr.js';
+import type { Finding } from '../../model/finding.js';
 import { isObject } from '../../model/util.js';
 import { validateCpr } from '../../validator/index.js';
 import { describeGiven, isAmountString } from './amount.js';
@@ -41,6 +42,12 @@ export interface DerivationOptions {
   supportedRails: readonly Rail[];
   /** Retrieves a reference URI's CPR; without it reference URIs give `TOKEN_REJECTED`. */
   fetchCpr?: CprFetcher;
+  /**
+   * Which validator errors the wallet does not refuse a document for (profile 3: a wallet MAY
+   * refuse a document that breaks a rule of section 2, such as a bad IBAN checksum). The
+   * reference refuses every error of the wallet reading: none is tolerated by default.
+   */
+  tolerates?: (finding: Finding, document: JsonObject) => boolean;
 }
 
 /** The derived Payment (CPD-001 subset, spec 2.10, profile section 3). */
@@ -88,7 +95,7 @@ export async function derivePayment(
     const { uri, cpr: given, context } = checkInput(input);
     const document = uri !== undefined ? await resolveUri(uri, options.fetchCpr) : given;
 
-    const cpr = parseAndValidate(document, options.now); // step 1
+    const cpr = parseAndValidate(document, options.now, options.tolerates); // step 1
     const selection = selectRail(cpr, options.supportedRails); // step 2
     const payer = resolvePayer(context); // step 3
     const value = constructValue(cpr, context); // step 4
@@ -244,7 +251,11 @@ interface ValidatedCpr {
  * Spec 4.4 step 1: parse and validate: cpr_version (spec 9 rule 1), request_id, expires_at in
  * the future (spec 7 rule 2, INV-2), then the structure (the validator in wallet mode).
  */
-function parseAndValidate(document: unknown, now: Date): ValidatedCpr {
+function parseAndValidate(
+  document: unknown,
+  now: Date,
+  tolerates: (finding: Finding, document: JsonObject) => boolean = () => false,
+): ValidatedCpr {
   if (!isObject(document)) {
     throw new DerivationFailure(
       'INVALID_STRUCTURE',
@@ -273,7 +284,7 @@ function parseAndValidate(document: unknown, now: Date): ValidatedCpr {
   // unrecognised rail_hint is only a warning there (INV-7: ignored gracefully).
   // Stryker disable next-line ObjectLiteral: equivalent (the validator reads an absent mode as the wallet's, every rule testing for 'payee', and an absent now as the current time)
   const verdict = validateCpr(doc, { mode: 'wallet', now });
-  const errors = verdict.findings.filter((f) => f.severity === 'error');
+  const errors = verdict.findings.filter((f) => f.severity === 'error' && !tolerates(f, doc));
   const expired = errors.find((f) => f.requirement === 'CPR-7-EXPIRED-REJECTED');
   if (expired !== undefined) {
     throw new DerivationFailure(

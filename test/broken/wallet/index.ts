@@ -35,6 +35,7 @@ import { requestIdUnbound } from './request-id-unbound.js';
 import { retrievalFaults } from './retrieval-faults.js';
 import { reusedPaymentId } from './reused-payment-id.js';
 import { roundsAmount } from './rounds-amount.js';
+import { rulesBeyondStructureFaults } from './rules-beyond-structure.js';
 import { silentUnsupportedRail } from './silent-unsupported-rail.js';
 import { stateFromExtensions } from './state-from-extensions.js';
 import { stateNotCreated } from './state-not-created.js';
@@ -83,6 +84,7 @@ const all = [
   ...retrievalFaults,
   ...readingFaults,
   ...pathsFaults,
+  ...rulesBeyondStructureFaults,
 ];
 
 /** Deliberately broken wallet implementations, one fault each (see ../types.ts). */

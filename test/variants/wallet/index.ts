@@ -4,6 +4,7 @@ import { conditionsAllWithDefault, conditionsFew } from './conditions.js';
 import { ignoresPayerData } from './ignores-payer-data.js';
 import { sepaInstOnly, unknownKeyTypeRefused } from './reading.js';
 import { retrievalVariants } from './retrieval.js';
+import { derivesRulesBeyondStructure } from './rules-beyond-structure.js';
 import { strictWallet } from './strict.js';
 import { twoRailsUndeclared } from './two-rails-undeclared.js';
 import { undefinedInvalidRequest, undefinedMethodNotAllowed } from './undefined-requests.js';
@@ -19,6 +20,7 @@ const all = [
   sepaInstOnly,
   undefinedMethodNotAllowed,
   undefinedInvalidRequest,
+  derivesRulesBeyondStructure,
 ];
 
 /** Every permitted variant of the wallet: each must pass the whole wallet suite. */
