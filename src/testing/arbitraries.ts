@@ -106,6 +106,16 @@ export function textArbitrary(max: number): fc.Arbitrary<string> {
 }
 
 /**
+ * A name or key a payee would write (1 to `max` code points, not only white space). A suite
+ * demands a Payment only for realistic documents: the contract does not say whether a legal name
+ * or a key made of a vertical tab alone is present, and a wallet may read it as missing (the clean
+ * foreign wallet does).
+ */
+export function nameArbitrary(max: number): fc.Arbitrary<string> {
+  return textArbitrary(max).filter((s) => s.trim() !== '');
+}
+
+/**
  * A member name that is payer, authorization or state data under profile section 2 at some depth
  * (read at the top level, where the list is longest: a name forbidden there is kept out everywhere).
  */
@@ -174,7 +184,7 @@ function subInterfaceArbitrary(kind: 'onchain' | 'iban' | 'account' | 'instant-k
         .record({
           iban: ibanArbitrary(),
           bic: optional(bicArbitrary()),
-          beneficiary_name: textArbitrary(70),
+          beneficiary_name: nameArbitrary(70),
           remittance_info: optional(textArbitrary(140)),
           end_to_end_id: optional(fc.stringMatching(/^[A-Z0-9]{1,35}$/)),
           purpose_code: optional(fc.constantFrom('GDDS', 'SUPP', 'SALA')),
@@ -187,7 +197,7 @@ function subInterfaceArbitrary(kind: 'onchain' | 'iban' | 'account' | 'instant-k
           routing_code: optional(fc.stringMatching(/^[0-9]{9}$/)),
           routing_code_type: optional(fc.constantFrom('ABA', 'SORT_CODE', 'BSB', 'IFSC')),
           bank_name: optional(textArbitrary(40)),
-          beneficiary_name: textArbitrary(70),
+          beneficiary_name: nameArbitrary(70),
           remittance_info: optional(textArbitrary(140)),
           end_to_end_id: optional(fc.stringMatching(/^[A-Z0-9]{1,35}$/)),
         })
@@ -203,8 +213,8 @@ function subInterfaceArbitrary(kind: 'onchain' | 'iban' | 'account' | 'instant-k
       return fc
         .record({
           key_type: fc.constantFrom('CPF', 'PHONE', 'EMAIL', 'EVP', 'UPI_ID'),
-          key_value: textArbitrary(77),
-          beneficiary_name: optional(textArbitrary(70)),
+          key_value: nameArbitrary(77),
+          beneficiary_name: optional(nameArbitrary(70)),
           txid: optional(fc.stringMatching(/^[A-Za-z0-9]{1,35}$/)),
         })
         .map((f) => ({ fields: compact(f), railAddress: { key_type: f.key_type, key_value: f.key_value } }));
