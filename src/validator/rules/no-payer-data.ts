@@ -243,35 +243,31 @@ function runTrie(key: string, q: number, topLevel: boolean): Verdict {
   return (topLevel ? TRIE_TOP_EXACT : TRIE_EXACT)[state] as Verdict;
 }
 
-/** The first kept character of each reading of an ASCII name (see {@link classifyKey}); reused. */
-const firsts: number[] = [];
-
 /**
  * Classifies a member name as profile section 2 reads it: its readings (the name and every tail
  * after a `:`, `/` or `.`; case-insensitive, `_`, `-`, `.` and white space dropped), the shortest
- * tail first, so `payer:status` is state data and `status.payer` payer data. One pass over the
- * name finds where each reading's first kept character is (two readings that begin at the same
- * kept character are one: `a. . .b` walks `b` once); the trie is then walked from each, and a walk
- * ends within a forbidden name's length of kept characters, so a name costs linear time.
+ * tail first, so `payer:status` is state data and `status.payer` payer data. One pass from the
+ * end of the name: at each separator the trie is walked over the tail after it, unless no kept
+ * character lies between it and the tail walked last (the same reading: `a. . .b` walks `b`
+ * once). A walk ends within a forbidden name's length of kept characters, so a name costs linear
+ * time however many separators it holds. A name with a non-ASCII character left unread goes to
+ * {@link classifySlow} (every tail after that character, all ASCII, was read the same way there).
  */
 function classifyKey(key: string, topLevel: boolean): Verdict {
-  firsts.length = 0;
-  let pending = true; // a reading starts here: the next kept character is its first
-  for (let i = 0; i < key.length; i++) {
+  let kept = false; // a kept character lies between here and the start of the tail walked last
+  for (let i = key.length - 1; i >= 0; i--) {
     const c = key.charCodeAt(i);
     // Stryker disable next-line ConditionalExpression: only speed: classifySlow reads every name the same way, with full Unicode lower-casing
     if (c >= 0x80) return classifySlow(key, topLevel);
-    if (pending && SLOT[c] !== SKIP) {
-      firsts.push(i);
-      pending = false;
+    if ((c === 0x3a || c === 0x2f || c === 0x2e) && kept) {
+      // : / . : a reading starts after it
+      const v = runTrie(key, i + 1, topLevel);
+      if (v !== 0) return v;
+      kept = false;
     }
-    if (c === 0x3a || c === 0x2f || c === 0x2e) pending = true; // : / .
+    if (SLOT[c] !== SKIP) kept = true;
   }
-  for (let k = firsts.length - 1; k >= 0; k--) {
-    const v = runTrie(key, firsts[k] as number, topLevel);
-    if (v !== 0) return v;
-  }
-  return 0;
+  return kept ? runTrie(key, 0, topLevel) : 0;
 }
 
 /**
