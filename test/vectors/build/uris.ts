@@ -85,6 +85,13 @@ export function uriSpecs(): UriSpec[] {
       intent: V,
     },
     {
+      id: 'ref-endpoint-ipv6',
+      comment: 'an endpoint at an IPv6 address and port',
+      req: ['PRF-2-REFERENCE-URI'],
+      uri: `cpr://${TOKEN32}?endpoint=${ENC('https://[::1]:8443')}`,
+      intent: V,
+    },
+    {
       id: 'ref-scheme-upper-case',
       comment: 'scheme written CPR: URI schemes are case-insensitive (RFC 3986 3.1)',
       req: [FMT],
