@@ -452,7 +452,8 @@ async function advanceBy(
 /**
  * The Operator's optional test clock (profile: `POST {harness}/clock`), probed once per run with
  * a one-second advance. Absent (with the reason) when no harness is configured, the driver has no
- * clock, or the harness answers 404, 405 or 501 there. An answer that is not the profile's makes
+ * clock, or the harness answers 404, 405 or 501 there, or any other 4xx with the error body (a
+ * path that is no endpoint, profile 1). An answer that is not the profile's makes
  * the probe fail the running check (the clock check reports it; an expiry check would wait).
  */
 export async function testClock(s: OperatorSetup): Promise<TestClock> {
@@ -467,6 +468,15 @@ export async function testClock(s: OperatorSetup): Promise<TestClock> {
       return {
         present: false,
         reason: `the operator harness has no test clock (POST {harness}/clock answered HTTP ${r.status})`,
+      };
+    // Without a clock, POST {harness}/clock is a path that is no endpoint: any 4xx with the error
+    // body is the Operator's choice (profile 1), 400 INVALID_REQUEST as well as 404. A clock that
+    // refused this well-formed advance could not be told from none: either way there is no clock
+    // to use, and the expiry checks wait or skip instead.
+    if (!r.ok && r.error?.code !== undefined && r.status !== undefined && r.status >= 400 && r.status < 500)
+      return {
+        present: false,
+        reason: `the operator harness has no test clock (POST {harness}/clock {"advance_seconds": 1} answered HTTP ${r.status} ${r.error.code}: a harness without the clock may answer a path that is no endpoint so, profile 1)`,
       };
     const now = instantOf(isObject(r.body) ? r.body.now : undefined);
     if (!r.ok || now === undefined || (r.status !== undefined && r.status !== 200)) {

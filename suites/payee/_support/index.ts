@@ -566,6 +566,16 @@ export const clockVerdict = once(async (): Promise<ClockVerdict> => {
       kind: 'absent',
       reason: `the payee harness has no test clock (POST {harness}/clock answered HTTP ${r.error.status ?? '?'})`,
     };
+  // Without a clock, POST {harness}/clock is a path that is no endpoint: any 4xx with the error
+  // body is the payee's choice (profile 1), 400 INVALID_REQUEST as well as 404. A clock that
+  // refused this well-formed advance could not be told from none: either way there is no clock
+  // to use, and the expiry checks wait or skip instead.
+  const status = r.ok ? undefined : r.error.status;
+  if (!r.ok && r.error.code !== undefined && status !== undefined && status >= 400 && status < 500)
+    return {
+      kind: 'absent',
+      reason: `the payee harness has no test clock (POST {harness}/clock {"advance_seconds": ${seconds}} answered HTTP ${status} ${r.error.code}: a harness without the clock may answer a path that is no endpoint so, profile 1)`,
+    };
   if (!r.ok) {
     return idle(
       `POST {harness}/clock {"advance_seconds": ${seconds}} was refused (${[r.error.status && `HTTP ${r.error.status}`, r.error.code, r.error.message].filter(Boolean).join(', ')})`,

@@ -9,6 +9,7 @@ import { replayNotActiveFirst } from './replay-not-active-first.js';
 import { shortMaxExpiry } from './short-max-expiry.js';
 import { stateBeforeSignatures } from './state-before-signatures.js';
 import {
+  noClockInvalidRequest,
   undefinedInvalidRequest,
   undefinedMethodNotAllowed,
   undefinedNotFound,
@@ -31,4 +32,5 @@ export const variants: PermittedVariant[] = [
   undefinedMethodNotAllowed,
   undefinedNotFound,
   undefinedInvalidRequest,
+  noClockInvalidRequest,
 ];

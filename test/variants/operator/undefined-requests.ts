@@ -76,3 +76,24 @@ export const undefinedInvalidRequest: PermittedVariant = {
           },
     ),
 };
+
+/** No test clock, and POST {harness}/clock (then no endpoint) answered 400 INVALID_REQUEST. */
+export const noClockInvalidRequest: PermittedVariant = {
+  id: 'operator-variant-no-clock-400',
+  target: 'operator',
+  choice:
+    'the harness has no test clock and answers POST {harness}/clock, a path that is then no endpoint, with 400 INVALID_REQUEST (not 404)',
+  clause: `profile 4: the test clock is optional; ${CLAUSE}`,
+  start: ({ workDir }) =>
+    startFrontedOperator(workDir, (_req, path) =>
+      path === '/harness/clock'
+        ? {
+            status: 400,
+            contentType: 'application/json',
+            body: JSON.stringify({
+              error: { code: 'INVALID_REQUEST', message: 'this harness has no clock' },
+            }),
+          }
+        : undefined,
+    ),
+};

@@ -1,5 +1,9 @@
 import type { PermittedVariant } from '../../broken/types.js';
-import { undefinedInvalidRequest, undefinedMethodNotAllowed } from './undefined-requests.js';
+import {
+  noClockInvalidRequest,
+  undefinedInvalidRequest,
+  undefinedMethodNotAllowed,
+} from './undefined-requests.js';
 import { payeeVariants } from './variants.js';
 
 /** Every permitted variant of the payee: each must pass the whole payee suite. */
@@ -7,4 +11,5 @@ export const variants: PermittedVariant[] = [
   ...payeeVariants,
   undefinedMethodNotAllowed,
   undefinedInvalidRequest,
+  noClockInvalidRequest,
 ];

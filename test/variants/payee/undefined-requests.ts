@@ -61,3 +61,23 @@ export const undefinedInvalidRequest: PermittedVariant = {
       }),
     ),
 };
+
+/** No test clock, and POST {harness}/clock (then no endpoint) answered 400 INVALID_REQUEST. */
+export const noClockInvalidRequest: PermittedVariant = {
+  id: 'payee-variant-no-clock-400',
+  target: 'payee',
+  choice:
+    'the harness has no test clock and answers POST {harness}/clock, a path that is then no endpoint, with 400 INVALID_REQUEST (not 404)',
+  clause: `profile 2: the test clock is optional; ${CLAUSE}`,
+  start: ({ workDir }) =>
+    startBrokenPayee(
+      workDir,
+      { testClock: false },
+      routingPayee((req, res) => {
+        if (new URL(String(req.url), 'https://payee.invalid').pathname !== '/harness/clock') return false;
+        req.resume();
+        json(res, 400, { error: { code: 'INVALID_REQUEST', message: 'this harness has no clock' } });
+        return true;
+      }),
+    ),
+};
