@@ -234,6 +234,10 @@ export interface OperatorVectors {
              */
             code?: string;
             /**
+             * Any code of the profile 1 table, with the status of its row, is as correct: the profile names no code for this refusal.
+             */
+            any_error_code?: boolean;
+            /**
              * Other answers as correct (status and code).
              */
             alternatives?: {
@@ -381,6 +385,10 @@ export interface OperatorVectors {
              * error.code of the answer, when it is an error.
              */
             code?: string;
+            /**
+             * Any code of the profile 1 table, with the status of its row, is as correct: the profile names no code for this refusal.
+             */
+            any_error_code?: boolean;
             /**
              * Other answers as correct (status and code).
              */
@@ -613,6 +621,10 @@ export interface OperatorVectors {
              */
             code?: string;
             /**
+             * Any code of the profile 1 table, with the status of its row, is as correct: the profile names no code for this refusal.
+             */
+            any_error_code?: boolean;
+            /**
              * Other answers as correct (status and code).
              */
             alternatives?: {
@@ -760,6 +772,10 @@ export interface OperatorVectors {
              * error.code of the answer, when it is an error.
              */
             code?: string;
+            /**
+             * Any code of the profile 1 table, with the status of its row, is as correct: the profile names no code for this refusal.
+             */
+            any_error_code?: boolean;
             /**
              * Other answers as correct (status and code).
              */

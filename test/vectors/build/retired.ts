@@ -10,4 +10,12 @@ export interface RetiredCase {
   replaced_by?: string;
 }
 
-export const RETIRED: readonly RetiredCase[] = [];
+export const RETIRED: readonly RetiredCase[] = [
+  {
+    id: 'renew-pack-mismatch',
+    group: 'operator',
+    reason:
+      'it required 400 INVALID_REQUEST for a renewal entry naming another pack than its cash-pack, where the profile names no code (any code of its table is correct)',
+    replaced_by: 'renew-for-another-pack',
+  },
+];

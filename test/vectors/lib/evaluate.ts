@@ -480,6 +480,9 @@ export function stepMeets(c: OperatorCase, step: OperatorStep, result: StepResul
   const e = step.expected;
   const code = (result.body as { error?: { code?: string } } | undefined)?.error?.code;
   const allowed = [{ status: e.status, code: e.code }, ...(e.alternatives ?? [])];
+  if (e.any_error_code) {
+    for (const [c, st] of Object.entries(OPERATOR_ERROR_STATUS)) allowed.push({ status: st, code: c });
+  }
   if (!allowed.some((a) => a.status === result.status && a.code === code)) {
     problems.push(
       `answer ${result.status} ${code ?? '(no error)'}, expected ${allowed.map((a) => `${a.status} ${a.code ?? '(no error)'}`).join(' or ')}`,

@@ -167,6 +167,8 @@ export interface OperatorStep {
     code?: string;
     /** Other answers that are as correct (profile 4: a request meeting two conditions by nature; a choice the profile leaves open). */
     alternatives?: Array<{ status: number; code: string }>;
+    /** Any error code of the profile 1 table, with the status of its row, is as correct (the profile names no code). */
+    any_error_code?: boolean;
     body?: Record<string, unknown>;
     /** Timestamp members of the answer: the same instant, written in RFC 3339 with Z (profile 1). */
     instants?: Record<string, string>;
