@@ -173,6 +173,50 @@ export function derivationSpecs(): DerivationSpec[] {
       cpr: withTop(SEPA_CT, { rail_hint: 'FPS' }),
       intent: E('UNSUPPORTED_RAIL'),
     },
+    // ------------------------------------------------------------------ values compared as written (profile 3)
+    {
+      id: 'asset-type-upper-case',
+      comment: 'asset.type FIAT: none of fiat, stablecoin, crypto, tokenized (compared as written)',
+      req: ['CPR-2.3-ASSET-TYPE', 'CPR-INV-7-VALIDATES-BASE'],
+      cpr: edit(SEPA_CT, (d) => ((d.value as Doc).asset = { type: 'FIAT', code: 'EUR' })),
+      intent: E('INVALID_STRUCTURE'),
+    },
+    {
+      id: 'rail-hint-on-chain-lower-case',
+      comment:
+        'rail_hint on_chain on an on-chain document: unrecognised (case-sensitive), read as OPEN, and on-chain fields need ON_CHAIN: no sub-interface',
+      req: ['PRF-3-UNKNOWN-RAIL-HINT-AS-OPEN', 'PRF-2-WALLET-ONE-SUB-INTERFACE'],
+      cpr: withTop(ON_CHAIN, { rail_hint: 'on_chain' }),
+      intent: E('INVALID_STRUCTURE'),
+    },
+    {
+      id: 'key-type-lower-case',
+      comment:
+        'key_type cpf: a value like any other, carried in payee exactly as written; a wallet that cannot serve it may refuse',
+      req: ['PRF-3-PAYMENT-PAYEE', 'CPR-2.8-KEY-TYPE'],
+      cpr: edit(PIX, (d) => {
+        d.key_type = 'cpf';
+        d.key_value = '12345678909';
+        (d.payee as Doc).rail_address = { key_type: 'cpf', key_value: '12345678909' };
+      }),
+      intent: {
+        either: ['payment', 'UNSUPPORTED_RAIL', 'INVALID_STRUCTURE'],
+        why: 'profile 3 and the wallet suite: an open-vocabulary value is kept as written, or the request refused by a wallet that cannot serve it',
+      },
+    },
+    {
+      id: 'routing-code-type-lower-case',
+      comment: 'routing_code_type aba: kept as written, or refused',
+      req: ['PRF-3-PAYMENT-PAYEE', 'CPR-2.7-ROUTING-FIELDS'],
+      cpr: edit(ACH, (d) => {
+        d.routing_code_type = 'aba';
+        ((d.payee as Doc).rail_address as Doc).routing_code_type = 'aba';
+      }),
+      intent: {
+        either: ['payment', 'UNSUPPORTED_RAIL', 'INVALID_STRUCTURE'],
+        why: 'profile 3 and the wallet suite: an open-vocabulary value is kept as written, or the request refused by a wallet that cannot serve it',
+      },
+    },
     // ------------------------------------------------------------------ amounts
     {
       id: 'amount-open-with-payer-amount',
