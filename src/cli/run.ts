@@ -1,6 +1,3 @@
-import { randomInt } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { CprcError } from '../errors.js';
@@ -150,6 +147,12 @@ export function registerRun(program: Command): void {
 }
 
 async function runCommand(opts: RunCliOptions, runsGiven = false): Promise<number> {
+  // loaded here, not at the top: every other command (validate above all) starts without them
+  const [{ randomInt }, { mkdtemp, rm }, { tmpdir }] = await Promise.all([
+    import('node:crypto'),
+    import('node:fs/promises'),
+    import('node:os'),
+  ]);
   if (!opts.config && !opts.reference) {
     throw new CprcError('CPRC_USAGE', 'cprc run: give --config FILE (your run configuration) or --reference');
   }

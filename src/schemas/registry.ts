@@ -286,6 +286,7 @@ interface Registry {
 export function precompiledIsFresh(
   compiledPath: string = compiledSchemasPath(),
   dir: string = schemasDir(),
+  paths: readonly string[] = listSchemaPaths(dir),
 ): boolean {
   let compiledTime: number;
   try {
@@ -293,7 +294,7 @@ export function precompiledIsFresh(
   } catch {
     return false;
   }
-  return listSchemaPaths(dir).every((p) => statSync(join(dir, ...p.split('/'))).mtimeMs <= compiledTime);
+  return paths.every((p) => statSync(join(dir, ...p.split('/'))).mtimeMs <= compiledTime);
 }
 
 /** Loads the precompiled module when present, complete and fresh; null otherwise. */
@@ -302,8 +303,9 @@ async function loadPrecompiled(): Promise<{ module: CompiledModule; ids: string[
   try {
     const compiled = compiledSchemasPath();
     const dir = schemasDir();
-    if (!precompiledIsFresh(compiled, dir)) return null;
+    // the schema folder is walked once: for the freshness and for the list the module must match
     const paths = listSchemaPaths(dir);
+    if (!precompiledIsFresh(compiled, dir, paths)) return null;
     const module = (await import(pathToFileURL(compiled).href)) as CompiledModule;
     if (!Array.isArray(module.schemaFiles) || module.schemaFiles.join('\n') !== paths.join('\n')) return null;
     return { module, ids: paths.map((p) => SCHEMA_ID_BASE + p) };

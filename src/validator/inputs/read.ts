@@ -15,7 +15,6 @@ import {
   statSync,
 } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
-import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { CprcError } from '../../errors.js';
 import { tooLarge } from './limits.js';
@@ -118,6 +117,8 @@ async function openFifo(path: string): Promise<Readable> {
       err ? reject(cannotRead(path, err)) : resolve(d),
     ),
   );
+  // node:net only for a FIFO: reading files and folders never loads it
+  const { Socket } = await import('node:net');
   return new Socket({ fd, readable: true, writable: false });
 }
 // Stryker restore all
