@@ -12,7 +12,7 @@ import {
   timingSafeEqual,
   verify,
 } from 'node:crypto';
-import { amountText, parseAmount, parseBalance } from './lib/amount.mjs';
+import { amountText, parseAmount } from './lib/amount.mjs';
 import { b64urlDecodeStrict, b64urlEncode, percentDecode } from './lib/codec.mjs';
 import { chainKey, UUID_RE } from './lib/cpr.mjs';
 import { badRequest, HttpError, startServer } from './lib/http.mjs';
@@ -524,12 +524,13 @@ export async function startOperator({ tls, fault = null }) {
     sweep();
     const principal = typeof body.principal_id === 'string' ? principals.get(body.principal_id) : undefined;
     if (!principal) throw badRequest('unknown principal_id');
-    let value = parseBalance(body.available_balance);
+    // "<amount>" (profile 4): an amount string of profile 1, so 1 .. 2^256 - 1; "0" is 400.
+    let value = parseAmount(body.available_balance);
     if (on('op-balance-parseint') && value === null) {
       const n = Number.parseInt(String(body.available_balance), 10);
       value = Number.isNaN(n) || n < 0 ? null : BigInt(n);
     }
-    if (value === null) throw badRequest('available_balance must be a decimal amount string');
+    if (value === null) throw badRequest('available_balance must be an amount string (1 .. 2^256-1)');
     principal.balances.get(assetKey(POLICY.assets[0])).available = value;
     return {
       status: 200,

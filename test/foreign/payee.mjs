@@ -8,7 +8,9 @@ import { b64urlEncode, base32Lower, codePointLength, percentDecode, percentEncod
 import { ASSET_TYPES, CPR_VERSION, findPayerTerms, RAILS, UUID_RE } from './lib/cpr.mjs';
 import { badRequest, HttpError, startServer } from './lib/http.mjs';
 import { makeIban } from './lib/iban.mjs';
+import { isIso4217 } from './lib/iso4217.mjs';
 import { isObject } from './lib/json.mjs';
+import { eip712DomainSeparator, isValidEvmAddress, toChecksumAddress } from './lib/keccak.mjs';
 import { encodeQr, qrToPng } from './lib/qr.mjs';
 import { formatNs, nsFromSeconds, TestClock } from './lib/time.mjs';
 
@@ -34,22 +36,147 @@ const DEFAULT_ASSETS = {
 
 const MERCHANT = 'Foreign Test Merchant';
 
-/** Validate an AssetDescriptor given to the harness; returns a clean copy or throws 400. */
+// Tokens whose EIP-712 domain this payee knows exactly. `domain_separator`
+// (spec 2.5: "EIP-712 domain separator of the target token") is written only
+// for these; for any other token it is left out (it is optional), never guessed.
+// `separator` is the published value: the computed one must equal it, or the
+// field is left out as well.
+const KNOWN_TOKENS = [
+  {
+    chainId: 1n,
+    symbol: 'USDC',
+    domain: {
+      name: 'USD Coin',
+      version: '2',
+      chainId: 1,
+      verifyingContract: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+    },
+    separator: '0x06c37168a7db5138defc7866392bb87a741f9b3d104deb5094588ce041cae335',
+  },
+];
+const SEPARATORS = new Map(
+  KNOWN_TOKENS.map((t) => [t, eip712DomainSeparator(t.domain) === t.separator ? t.separator : null]),
+);
+
+/** The domain separator of the asset's token on chain `chainId`, or null when not known exactly. */
+function knownDomainSeparator(asset, chainId) {
+  if (asset.type !== 'stablecoin') return null;
+  const chain = chainNumber(chainId);
+  for (const token of KNOWN_TOKENS) {
+    if (token.chainId !== chain) continue;
+    const byContract = asset.code.toLowerCase() === token.domain.verifyingContract.toLowerCase();
+    if (asset.code === token.symbol || byContract) return SEPARATORS.get(token);
+  }
+  return null;
+}
+
+/**
+ * A chain identifier this payee can write: decimal N, `eip155:N` or `0x`-hex,
+ * naming an EVM chain 1 .. 2^256 - 1 (spec 2.5: "EVM chain ID or equivalent";
+ * the receiver address it pairs with is an EVM address). Returns the chain as a
+ * BigInt, or null.
+ */
+function chainNumber(id) {
+  if (typeof id !== 'string') return null;
+  let v;
+  const dec = /^(?:eip155:)?([1-9][0-9]{0,77})$/.exec(id);
+  const hex = /^0x([0-9a-fA-F]{1,64})$/.exec(id);
+  if (dec) v = BigInt(dec[1]);
+  else if (hex) v = BigInt(`0x${hex[1]}`);
+  else return null;
+  return v >= 1n && v < 2n ** 256n ? v : null;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** A string that UTF-8 can carry (no lone surrogate). */
+const isWellFormed = (text) => !LONE_SURROGATE.test(text);
+
+// Non-fiat asset codes (spec 2.3: "token symbol or contract reference"): a
+// symbol, an EVM contract address (EIP-55 when mixed case), or a CAIP-19 asset id.
+const SYMBOL_RE = /^[\p{L}\p{N}][\p{L}\p{N}._$-]{0,31}$/u;
+const CAIP19_RE = /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}\/[-a-z0-9]{3,8}:([-.%a-zA-Z0-9]{1,128})$/;
+function isTokenCode(code) {
+  if (/^0x/i.test(code)) return isValidEvmAddress(code);
+  const caip = CAIP19_RE.exec(code);
+  if (caip) return !/^0x/i.test(caip[1]) || isValidEvmAddress(caip[1]);
+  return SYMBOL_RE.test(code);
+}
+
+/**
+ * Validate an AssetDescriptor given to the harness; returns a clean copy or
+ * throws 400. Everything kept is copied into the CPR, so it must leave the CPR
+ * conformant: type from spec 2.3, an active ISO 4217 code for fiat (and no
+ * chain), a token symbol or contract reference otherwise, chain_id present for
+ * stablecoin and tokenized and always in a form this payee can write. Members
+ * spec 2.3 does not define are refused (the payee could not copy them as asked).
+ */
 function readAsset(asset) {
   if (!isObject(asset)) throw badRequest('asset must be an object');
+  const extra = Object.keys(asset).filter((k) => !['type', 'code', 'chain_id'].includes(k));
+  if (extra.length > 0)
+    throw badRequest(`asset carries members spec 2.3 does not define: ${extra.join(', ')}`);
   if (!ASSET_TYPES.includes(asset.type))
     throw badRequest('asset.type must be fiat, stablecoin, crypto or tokenized');
-  if (typeof asset.code !== 'string' || asset.code.trim() === '')
-    throw badRequest('asset.code must be a string');
+  if (typeof asset.code !== 'string') throw badRequest('asset.code must be a string');
+  if (asset.type === 'fiat') {
+    if (!isIso4217(asset.code))
+      throw badRequest('asset.code of a fiat asset must be an active ISO 4217 code');
+    if (asset.chain_id !== undefined) throw badRequest('a fiat asset names no chain_id');
+  } else if (!isTokenCode(asset.code)) {
+    throw badRequest('asset.code must be a token symbol or a contract reference');
+  }
   const needsChain = asset.type === 'stablecoin' || asset.type === 'tokenized';
-  if (asset.chain_id !== undefined && (typeof asset.chain_id !== 'string' || asset.chain_id === ''))
-    throw badRequest('asset.chain_id must be a string');
+  if (asset.chain_id !== undefined && chainNumber(asset.chain_id) === null)
+    throw badRequest('asset.chain_id must be an EVM chain id: N, eip155:N or 0x-hex, N >= 1');
   if (needsChain && asset.chain_id === undefined)
     throw badRequest(`asset.chain_id is required for ${asset.type}`);
   const out = { type: asset.type, code: asset.code };
   if (asset.chain_id !== undefined) out.chain_id = asset.chain_id;
   return out;
 }
+
+/** A text member (memo, remittance_info): a well-formed string of at most 140 code points. */
+function readText(body, name) {
+  const v = body[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string') throw badRequest(`${name} must be a string`);
+  if (!isWellFormed(v)) throw badRequest(`${name} carries a lone surrogate (not UTF-8 text)`);
+  if (codePointLength(v) > PAYEE_LIMITS.maxTextCodePoints)
+    throw badRequest(`${name} over ${PAYEE_LIMITS.maxTextCodePoints} code points`);
+  return v;
+}
+
+/**
+ * Why an extensions value cannot be copied into a CPR as given, or null: a
+ * string or member name with a lone surrogate, or a number JSON text would not
+ * carry exactly (not finite, or an integer beyond 2^53 that was already rounded).
+ */
+function jsonCopyProblem(value) {
+  if (typeof value === 'string') return isWellFormed(value) ? null : 'a string with a lone surrogate';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return 'a number out of range';
+    if (Number.isInteger(value) && !Number.isSafeInteger(value)) return 'an integer beyond 2^53 (precision)';
+    return null;
+  }
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const p = jsonCopyProblem(item);
+      if (p) return p;
+    }
+    return null;
+  }
+  if (isObject(value)) {
+    for (const [k, v] of Object.entries(value)) {
+      if (!isWellFormed(k)) return 'a member name with a lone surrogate';
+      const p = jsonCopyProblem(v);
+      if (p) return p;
+    }
+  }
+  return null;
+}
+
+// The last instant RFC 3339 can write with a four-digit year.
+const LAST_INSTANT_NS = BigInt(Date.UTC(9999, 11, 31, 23, 59, 59)) * 1_000_000_000n;
 
 function readPositiveInt(body, name) {
   const v = body[name];
@@ -68,8 +195,8 @@ export async function startPayee({ tls, fault = null }) {
 
   // Addresses this payee receives on, fixed for the life of the process.
   const account = {
-    receiver: `0x${randomBytes(20).toString('hex')}`,
-    domainSeparator: `0x${randomBytes(32).toString('hex')}`,
+    // An EVM address in its EIP-55 checksummed form.
+    receiver: toChecksumAddress(`0x${randomBytes(20).toString('hex')}`),
     sepaIban: makeIban('DE', '500105170648489890'),
     swiftIban: makeIban('GB', 'NWBK60161331926819', { badCheck: on('payee-swift-iban-check') }),
     pixKey: randomUUID(),
@@ -89,16 +216,17 @@ export async function startPayee({ tls, fault = null }) {
   }
 
   /** The sub-interface fields and rail address for a rail. */
-  function subInterfaceFields(rail, asset, requestId) {
+  function subInterfaceFields(rail, asset, requestId, remittance) {
     const shortRef = requestId.slice(0, 8).toUpperCase();
     switch (rail) {
       case 'ON_CHAIN': {
         const chainId = asset.chain_id ?? '1';
+        const separator = knownDomainSeparator(asset, chainId);
         return {
           fields: {
             chain_id: chainId,
             receiver_address: account.receiver,
-            domain_separator: account.domainSeparator,
+            ...(separator ? { domain_separator: separator } : {}),
             order_reference: requestId,
           },
           railAddress: {
@@ -113,6 +241,7 @@ export async function startPayee({ tls, fault = null }) {
             iban: account.swiftIban,
             bic: 'NWBKGB2LXXX',
             beneficiary_name: `${MERCHANT} Ltd`,
+            ...(remittance !== undefined ? { remittance_info: remittance } : {}),
             end_to_end_id: `E2E-${shortRef}`,
           },
           railAddress: { iban: account.swiftIban, bic: 'NWBKGB2LXXX' },
@@ -125,6 +254,7 @@ export async function startPayee({ tls, fault = null }) {
             routing_code_type: 'ABA',
             bank_name: 'Foreign Test Bank',
             beneficiary_name: `${MERCHANT} Inc`,
+            ...(remittance !== undefined ? { remittance_info: remittance } : {}),
             end_to_end_id: `E2E-${shortRef}`,
           },
           railAddress: { account_number: '000123456789', routing_code: '021000021' },
@@ -155,7 +285,7 @@ export async function startPayee({ tls, fault = null }) {
           iban: account.sepaIban,
           bic: 'INGDDEFFXXX',
           beneficiary_name: `${MERCHANT} GmbH`,
-          remittance_info: `Order ${shortRef}`,
+          remittance_info: remittance ?? `Order ${shortRef}`,
           end_to_end_id: `E2E-${shortRef}`,
           purpose_code: 'GDDS',
         };
@@ -185,11 +315,13 @@ export async function startPayee({ tls, fault = null }) {
       amount = body.amount;
     }
     const asset = body.asset !== undefined ? readAsset(body.asset) : DEFAULT_ASSETS[railHint ?? 'OPEN'];
-    if (body.memo !== undefined) {
-      if (typeof body.memo !== 'string') throw badRequest('memo must be a string');
-      if (codePointLength(body.memo) > PAYEE_LIMITS.maxTextCodePoints)
-        throw badRequest('memo over 140 characters');
-    }
+    readText(body, 'memo');
+    // remittance_info (not in the profile's harness shape, but named by its
+    // "memo or remittance text" rule): used on the rails whose sub-interface has
+    // the field (IBAN, account); elsewhere the payee cannot honour it.
+    const remittance = readText(body, 'remittance_info');
+    if (remittance !== undefined && ['ON_CHAIN', 'PIX', 'UPI'].includes(railHint))
+      throw badRequest(`rail ${railHint} has no remittance_info field`);
     if (body.extensions !== undefined) {
       if (!isObject(body.extensions)) throw badRequest('extensions must be an object');
       const hits = on('payee-extension-payer-namespaced')
@@ -198,6 +330,8 @@ export async function startPayee({ tls, fault = null }) {
           )
         : findPayerTerms(body.extensions);
       if (hits.length > 0) throw badRequest('extensions carry payer, authorization or state data');
+      const problem = jsonCopyProblem(body.extensions);
+      if (problem) throw badRequest(`extensions carry ${problem}; they cannot be copied as given`);
     }
     if (body.qr !== undefined && typeof body.qr !== 'boolean') throw badRequest('qr must be a boolean');
     let ttl = readPositiveInt(body, 'token_ttl_seconds') ?? PAYEE_LIMITS.defaultTokenTtlSeconds;
@@ -216,7 +350,9 @@ export async function startPayee({ tls, fault = null }) {
 
     const createdNs = now();
     const expiresNs = createdNs + nsFromSeconds(validity);
-    const { fields, railAddress } = subInterfaceFields(railHint ?? 'OPEN', asset, requestId);
+    if (expiresNs > LAST_INSTANT_NS || createdNs + nsFromSeconds(ttl) > LAST_INSTANT_NS)
+      throw badRequest('the clock is too far ahead to write expires_at in RFC 3339');
+    const { fields, railAddress } = subInterfaceFields(railHint ?? 'OPEN', asset, requestId, remittance);
     const value = amount !== undefined ? { amount, asset } : { asset };
     const cpr = {
       cpr_version: CPR_VERSION,

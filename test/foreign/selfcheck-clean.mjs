@@ -3,10 +3,17 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { createPublicKey, verify } from 'node:crypto';
+import { createHash, createPublicKey, randomBytes, verify } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { b64urlDecodeStrict, b64urlEncode } from './lib/codec.mjs';
 import { canonicalBytes } from './lib/json.mjs';
+import {
+  eip712DomainSeparator,
+  isValidEvmAddress,
+  keccak256,
+  sha3_256,
+  toChecksumAddress,
+} from './lib/keccak.mjs';
 import {
   bearerKeys,
   call,
@@ -103,6 +110,33 @@ export async function checkPayee(cfg, ca, t) {
     return { token: m[1], res: await call(`${endpoint}/cpr/${m[1]}`, { ca }) };
   };
 
+  await t('lib: Keccak-256, EIP-55 and the EIP-712 domain separator of USDC', async () => {
+    const hex = (b) => b.toString('hex');
+    assert.equal(hex(keccak256('')), 'c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470');
+    assert.equal(hex(keccak256('abc')), '4e03657aea45a94fc7d47ba826c8d667c0d1e6e33a64a036ec44f58fa12d6c45');
+    // The permutation cross-checked with SHA3-256 padding against node:crypto, across block edges.
+    for (const n of [0, 135, 136, 137, 300]) {
+      const bytes = randomBytes(n);
+      assert.equal(hex(sha3_256(bytes)), createHash('sha3-256').update(bytes).digest('hex'), `${n} bytes`);
+    }
+    assert.notEqual(hex(keccak256('')), createHash('sha3-256').update('').digest('hex'));
+    assert.equal(
+      toChecksumAddress('0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed'),
+      '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    );
+    assert.ok(isValidEvmAddress('0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48'));
+    assert.ok(!isValidEvmAddress('0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eb48'), 'bad checksum');
+    assert.equal(
+      eip712DomainSeparator({
+        name: 'USD Coin',
+        version: '2',
+        chainId: 1,
+        verifyingContract: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+      }),
+      '0x06c37168a7db5138defc7866392bb87a741f9b3d104deb5094588ce041cae335',
+    );
+  });
+
   await t('payee: every rail, reference delivery, single use', async () => {
     for (const rail of [
       'ON_CHAIN',
@@ -182,6 +216,93 @@ export async function checkPayee(cfg, ca, t) {
     }
     const bad = await call(`${H}/requests`, { method: 'POST', raw: '{"delivery":', ca });
     assert.equal(bad.status, 400);
+  });
+
+  await t('payee: harness values that would make a non-conformant CPR are refused', async () => {
+    const refused = [
+      { asset: { type: 'fiat', code: 'EURO' } },
+      { asset: { type: 'fiat', code: 'ABC' } },
+      { asset: { type: 'fiat', code: 'eur' } },
+      { asset: { type: 'fiat', code: 'HRK' } },
+      { asset: { type: 'fiat', code: 'EUR', chain_id: '1' } },
+      { asset: { type: 'fiat', code: 'EUR', issuer: 'x' } },
+      { asset: { type: 'tokenized', code: 'TBILL' } },
+      { asset: { type: 'stablecoin', code: 'USDC', chain_id: 'mainnet' } },
+      { asset: { type: 'stablecoin', code: 'USDC', chain_id: '0' } },
+      { asset: { type: 'stablecoin', code: 'US DC', chain_id: '1' } },
+      { asset: { type: 'crypto', code: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eb48' } },
+      { amount: '0' },
+      { amount: '+5' },
+      { amount: `${2n ** 256n}` },
+      { memo: '😀'.repeat(141) },
+      { remittance_info: 'x'.repeat(141) },
+      { rail_hint: 'PIX', remittance_info: 'Invoice 7' },
+      { extensions: { ſtatus: 'PAID' } },
+      { extensions: { 'Checkout Data/Payer-Ref': 'c-1' } },
+      { extensions: { list: [{ 'com.example.settlement_date': 'x' }] } },
+    ];
+    for (const body of refused) {
+      const r = await post('/requests', { delivery: 'inline', ...body });
+      assert.equal(r.status, 400, JSON.stringify(body));
+      assert.equal(r.json.error.code, 'INVALID_REQUEST');
+    }
+    for (const raw of [
+      '{"delivery":"inline","memo":"\\ud800"}',
+      '{"delivery":"inline","extensions":{"n":12345678901234567890}}',
+    ]) {
+      const r = await call(`${H}/requests`, { method: 'POST', raw, ca });
+      assert.equal(r.status, 400, raw);
+    }
+    const inline = async (body) => {
+      const r = await post('/requests', { delivery: 'inline', ...body });
+      assert.equal(r.status, 201, `${JSON.stringify(body)} -> ${JSON.stringify(r.json)}`);
+      return JSON.parse(b64urlDecodeStrict(r.json.uri.slice(13)).toString());
+    };
+    const chf = await inline({
+      rail_hint: 'SEPA_CT',
+      asset: { type: 'fiat', code: 'CHF' },
+      remittance_info: 'Inv 7',
+    });
+    assert.deepEqual(chf.value.asset, { type: 'fiat', code: 'CHF' });
+    assert.equal(chf.remittance_info, 'Inv 7');
+    const ach = await inline({ rail_hint: 'ACH', remittance_info: 'Inv 8' });
+    assert.equal(ach.remittance_info, 'Inv 8');
+    const token = await inline({ asset: { type: 'tokenized', code: 'TBILL-26', chain_id: '0x89' } });
+    assert.equal(token.value.asset.chain_id, '0x89');
+  });
+
+  await t('payee: on-chain documents: EIP-55 receiver, domain separator only for a known token', async () => {
+    const USDC_SEPARATOR = '0x06c37168a7db5138defc7866392bb87a741f9b3d104deb5094588ce041cae335';
+    const onChain = async (asset) => {
+      const r = await post('/requests', {
+        delivery: 'inline',
+        rail_hint: 'ON_CHAIN',
+        ...(asset ? { asset } : {}),
+      });
+      assert.equal(r.status, 201, JSON.stringify(r.json));
+      return JSON.parse(b64urlDecodeStrict(r.json.uri.slice(13)).toString());
+    };
+    const usdc = await onChain();
+    assert.deepEqual(usdc.value.asset, { type: 'stablecoin', code: 'USDC', chain_id: '1' });
+    assert.equal(usdc.domain_separator, USDC_SEPARATOR);
+    assert.equal(toChecksumAddress(usdc.receiver_address), usdc.receiver_address, 'EIP-55 form');
+    assert.equal(usdc.payee.rail_address.receiver_address, usdc.receiver_address);
+    assert.equal(usdc.contract_address, undefined);
+    for (const chain of ['eip155:1', '0x1']) {
+      const doc = await onChain({ type: 'stablecoin', code: 'USDC', chain_id: chain });
+      assert.equal(doc.domain_separator, USDC_SEPARATOR, chain);
+    }
+    for (const asset of [
+      { type: 'stablecoin', code: 'USDC', chain_id: '137' },
+      { type: 'stablecoin', code: 'USDT', chain_id: '1' },
+      { type: 'crypto', code: 'ETH' },
+    ]) {
+      const doc = await onChain(asset);
+      assert.equal(doc.domain_separator, undefined, JSON.stringify(asset));
+      assert.ok(isValidEvmAddress(doc.receiver_address));
+    }
+    const d = await deriveHttp(cfg, ca, { cpr: usdc, context: { ...CONTEXT, payer_amount: '1000000' } });
+    assert.equal(d.status, 200, JSON.stringify(d.body));
   });
 
   await t('payee: QR payload, byte mode, EC M', async () => {
@@ -454,6 +575,12 @@ export async function checkWallet(cfg, ca, t, payeeCfg) {
       });
       assert.equal(viaPrefix.status, 200, JSON.stringify(viaPrefix.body));
       assert.equal(a.seen.at(-1).path, `/pay/v1/cpr/${tok}`);
+      const viaSlash = await derive({
+        uri: `cpr://${tok}?endpoint=${encodeURIComponent(`${a.origin}/pay/`)}`,
+        context: CONTEXT,
+      });
+      assert.equal(viaSlash.status, 200, JSON.stringify(viaSlash.body));
+      assert.equal(a.seen.at(-1).path, `/pay//cpr/${tok}`, 'exactly {endpoint}/cpr/{token}');
       const viaSuffix = await derive({
         uri: `cpr://${tok}?endpoint=${encodeURIComponent(`${a.origin}/p/cpr/${tok}`)}`,
         context: CONTEXT,
@@ -790,10 +917,10 @@ export async function checkOperator(cfg, ca, t) {
       200,
     );
     assert.equal((await harness('/balance', { principal_id: 'ghost', available_balance: '5' })).status, 400);
-    assert.equal(
-      (await harness('/balance', { principal_id: low.principal_id, available_balance: '12.5' })).status,
-      400,
-    );
+    for (const bad of ['12.5', '0', '007', 12]) {
+      const r = await harness('/balance', { principal_id: low.principal_id, available_balance: bad });
+      assert.equal(r.status, 400, String(bad));
+    }
     const issue = (amount, over = {}) =>
       api('/v1/cashpack/issue', lockRequest(low, { bearer: b, amount, ...over }));
     const p1 = await issue('5000');

@@ -44,7 +44,9 @@ export function retrievalTarget({ token, endpoint }, fault = null) {
   let path;
   if (fault === 'wallet-endpoint-path-dropped') path = suffix;
   else if (rawPath.endsWith(suffix) && fault !== 'wallet-endpoint-suffix-duplicated') path = rawPath;
-  else path = `${rawPath.replace(/\/$/, '')}${suffix}`;
+  // Exactly {endpoint}/cpr/{token} (profile 3): the endpoint's path as written,
+  // a trailing slash included (`https://host/p/` gives `/p//cpr/{token}`).
+  else path = `${rawPath}${suffix}`;
   return {
     scheme,
     hostname: url.hostname.replace(/^\[|\]$/g, ''),

@@ -11,10 +11,4 @@ export function parseAmount(text) {
   return v <= MAX_AMOUNT ? v : null;
 }
 
-/** Parse a balance: like an amount, but zero is allowed. */
-export function parseBalance(text) {
-  if (text === '0') return 0n;
-  return parseAmount(text);
-}
-
 export const amountText = (v) => v.toString(10);

@@ -72,14 +72,26 @@ const EXACT_TERMS = new Set([
 ]);
 const PREFIX_TERMS = ['payer', 'debtor', 'mandate', 'settlement'];
 
-/** Normalise one reading: case-folded, `_`, `-`, `.` and white space removed. */
-const squash = (s) => s.toLowerCase().replace(/[_\-.\s]/g, '');
+/**
+ * Normalise one reading: case-folded, `_`, `-`, `.` and white space removed.
+ * Case folding goes through upper case first, so letters whose fold is an ASCII
+ * letter (U+017F LONG S folds to `s`, U+212A KELVIN SIGN to `k`) compare as
+ * that letter: `ſtatus` is `status`.
+ */
+const squash = (s) =>
+  s
+    .toUpperCase()
+    .toLowerCase()
+    .replace(/[_\-.\s]/g, '');
 
 /**
  * The readings of a member name: the name and every tail after a `:`, `/` or
- * `.` in it, each squashed.
+ * `.` in it, each squashed. The name is taken in NFKC first, so compatibility
+ * forms (full-width letters and separators) read as their plain forms; this
+ * only ever finds more names, and the list is a floor (profile 2).
  */
-export function nameReadings(name) {
+export function nameReadings(rawName) {
+  const name = rawName.normalize('NFKC');
   const readings = [squash(name)];
   for (let i = 0; i < name.length; i += 1) {
     if (name[i] === ':' || name[i] === '/' || name[i] === '.') readings.push(squash(name.slice(i + 1)));
