@@ -10,8 +10,8 @@ import { Agent, type Dispatcher, interceptors, request } from 'undici';
 import { decodeCprUri } from '../../../src/codec/uri.js';
 import { derivePayment } from '../../../src/reference/wallet/derive.js';
 import { DerivationFailure } from '../../../src/reference/wallet/errors.js';
-import type { WalletCore } from '../../../src/reference/wallet/index.js';
-import { bodyOf, brokenWallet, type CoreOptions } from './harness.js';
+import { createWalletCore, type WalletCore } from '../../../src/reference/wallet/index.js';
+import { bodyOf, brokenWallet, type CoreOptions, refusal } from './harness.js';
 
 /** How a broken retrieval connects, follows redirects and builds its URL. */
 export interface RetrievalSpec {
@@ -102,6 +102,95 @@ export function retrievalCore(spec: RetrievalSpec): (options: CoreOptions) => Wa
       async close() {
         await dispatcher.close();
         if (hop !== dispatcher) await hop.close();
+      },
+    };
+  };
+}
+
+/** A reference URI as {@link ownRetrieval} reads it: the token and the decoded endpoint. */
+const REFERENCE = /^cpr:\/\/([a-z2-7]+|[0-9a-f]+)\?endpoint=([^&#]+)$/;
+
+/** How a wallet of {@link ownRetrieval} retrieves. */
+export interface Retrieval {
+  /** The retrieval URL of `token` at `endpoint` (an https URL), `raw` as the URI decoded it. */
+  url: (endpoint: URL, raw: string, token: string) => string;
+  /** Redirects followed to https locations (validated by the same client), at most this many (0: none). */
+  maxRedirects: number;
+}
+
+/**
+ * The reference derivation, with reference URIs read and retrieved by the wallet's own code (not
+ * the codec's, which refuses an endpoint with a query): `retrieval` builds the URL and bounds the
+ * redirects; anything else is the reference's. Used by the permitted variants of the retrieval too.
+ */
+export function ownRetrieval(retrieval: Retrieval): (options: CoreOptions) => WalletCore {
+  return (options) => {
+    const reference = createWalletCore(options);
+    const agent = new Agent({ connect: { ca: options.trustedCaPems, timeout: 10_000 } });
+
+    async function fetchJson(first: string): Promise<unknown> {
+      let url = new URL(first);
+      for (let hops = 0; ; hops++) {
+        const response = await request(url, {
+          method: 'GET',
+          dispatcher: agent,
+          headers: { accept: 'application/json' },
+          headersTimeout: 10_000,
+          bodyTimeout: 10_000,
+        });
+        const text = await response.body.text();
+        const location = response.headers.location;
+        if (response.statusCode >= 300 && response.statusCode < 400 && typeof location === 'string') {
+          const next = new URL(location, url);
+          if (next.protocol !== 'https:' || hops >= retrieval.maxRedirects) {
+            throw new Error(`the payee redirected to ${next.origin}; not followed`);
+          }
+          url = next;
+          continue;
+        }
+        if (response.statusCode !== 200) throw new Error(`the payee answered ${response.statusCode}`);
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          throw new SyntaxError('the payee answered a body that is not json');
+        }
+      }
+    }
+
+    return {
+      async derive(body) {
+        const b = bodyOf(body);
+        const m = typeof b?.uri === 'string' ? REFERENCE.exec(b.uri) : null;
+        let raw: string;
+        try {
+          raw = decodeURIComponent(m?.[2] ?? '');
+        } catch {
+          return reference.derive(body);
+        }
+        const token = m?.[1] ?? '';
+        if (!m || !URL.canParse(raw) || new URL(raw).protocol !== 'https:') return reference.derive(body);
+        const endpoint = new URL(raw);
+        const tail = /\/cpr\/([^/]+)\/?$/.exec(endpoint.pathname);
+        if (tail && tail[1] !== token) return reference.derive(body);
+        const url = tail ? raw : retrieval.url(endpoint, raw, token);
+        let cpr: unknown;
+        try {
+          cpr = await fetchJson(url);
+        } catch (err) {
+          if (err instanceof SyntaxError) return refusal('INVALID_STRUCTURE', err.message);
+          return refusal('TOKEN_REJECTED', `retrieving the cpr failed: ${(err as Error).message}`);
+        }
+        if (typeof cpr !== 'object' || cpr === null || Array.isArray(cpr)) {
+          return refusal('INVALID_STRUCTURE', 'the payee served json that is no cpr object');
+        }
+        return derivePayment({ cpr, context: b?.context } as Parameters<typeof derivePayment>[0], {
+          now: new Date(),
+          supportedRails: options.supportedRails,
+        });
+      },
+      async close() {
+        await agent.close();
+        await reference.close();
       },
     };
   };
@@ -410,6 +499,21 @@ export const endpointDecodedTwice = brokenWallet({
   }),
 });
 
+export const queryIntoPath = brokenWallet({
+  id: 'wallet-retrieval-query-into-path',
+  fault:
+    "the retrieval URL's pathname is set to the endpoint after its origin plus /cpr/{token}: an endpoint's query is percent-encoded into the path (%3F)",
+  expected: ['PRF-3-RETRIEVAL-URL'],
+  core: ownRetrieval({
+    url: (endpoint, raw, token) => {
+      const url = new URL(endpoint.origin);
+      url.pathname = `${raw.slice(endpoint.origin.length)}/cpr/${token}`;
+      return url.href;
+    },
+    maxRedirects: 0,
+  }),
+});
+
 /** The broken wallets of the retrieval of reference URIs. */
 export const retrievalFaults = [
   acceptsAnyCertificate,
@@ -428,4 +532,5 @@ export const retrievalFaults = [
   refusesHexTokens,
   fullEndpointAppended,
   endpointDecodedTwice,
+  queryIntoPath,
 ];
