@@ -74,6 +74,23 @@ describe('vector files', () => {
     }
   });
 
+  it('every key a vector names is published in index.json (labels and public keys)', () => {
+    const labels = new Set(index.keys.map((k) => k.label));
+    const publicKeys = new Set(index.keys.map((k) => k.public_key));
+    const used = new Set<string>();
+    for (const c of file<OperatorCase>('operator').cases) {
+      used.add(c.initial.operator_key);
+      for (const p of c.initial.principals) used.add(p.key);
+      for (const st of c.steps) if (st.sign) used.add(st.sign.key);
+    }
+    expect([...used].filter((l) => !labels.has(l))).toEqual([]);
+    const cryptoKeys = file<CryptoCase>('crypto').cases.flatMap((c) =>
+      'public_key' in c ? [c.public_key] : [],
+    );
+    expect(cryptoKeys.length).toBeGreaterThan(50);
+    expect(cryptoKeys.filter((k) => !publicKeys.has(k))).toEqual([]);
+  });
+
   it('case IDs are unique in their group and no retired ID is in use', () => {
     for (const g of GROUPS) {
       const ids = file<{ id: string }>(g).cases.map((c) => c.id);
