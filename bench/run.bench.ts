@@ -35,6 +35,8 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 100);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
 const JOBS = Number(process.env.BENCH_JOBS ?? 8);
 const REFERENCE_JOBS = Number(process.env.BENCH_REFERENCE_JOBS ?? 2);
+/** Which parts run (`BENCH_PARTS=reference,distance`, default both). */
+const PARTS = (process.env.BENCH_PARTS ?? 'reference,distance').split(',');
 
 /** A TCP proxy on 127.0.0.1 that delivers every chunk `delayMs` after it came, both ways. */
 async function startDelayProxy(
@@ -165,7 +167,10 @@ async function main(): Promise<void> {
   const root = packageRoot();
   const bin = join(root, 'bin', 'cprc.js');
   const tmp = mkdtempSync(join(tmpdir(), 'cprc-bench-run-'));
-  const out: string[] = [];
+  /** Prints a line of the bench at once (its runs take minutes). */
+  const say = (line: string): void => {
+    process.stdout.write(`${line}\n`);
+  };
   let n = 0;
   /** Runs `cprc run` with `args`; its time (ms) and its states per check id. */
   const run = (args: string[]): Promise<{ ms: number; states: Map<string, string> }> =>
@@ -194,10 +199,18 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(2))
       .join(' ');
   try {
-    out.push(
+    say(
       `cprc run: seed ${SEED}, ${RUNS} runs per property, median of ${REPEAT}; node ${process.version}; load average before: ${load()}`,
     );
     // 1. the reference run, as a user types it
+    if (PARTS.includes('reference')) await referenceRuns();
+    // 2. at a distance
+    if (PARTS.includes('distance')) await distanceRuns();
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+
+  async function referenceRuns(): Promise<void> {
     const refSerial: number[] = [];
     const refJobs: number[] = [];
     let refStates: Map<string, string> | undefined;
@@ -210,11 +223,12 @@ async function main(): Promise<void> {
       const moved = sameStates(refStates, j.states);
       if (moved.length > 0) throw new Error(`bench: --jobs moved states: ${moved.slice(0, 5).join('; ')}`);
     }
-    out.push(
+    say(
       `cprc run --reference (${refStates?.size} checks, stack start included): serial ${(median(refSerial) / 1000).toFixed(1)} s, --jobs ${REFERENCE_JOBS} ${(median(refJobs) / 1000).toFixed(1)} s (${(median(refJobs) / median(refSerial)).toFixed(2)}x)`,
     );
+  }
 
-    // 2. at a distance
+  async function distanceRuns(): Promise<void> {
     const near = await startStack(join(tmp, 'loopback'), undefined);
     const far = await startStack(join(tmp, 'distant'), DELAY_MS);
     try {
@@ -247,24 +261,21 @@ async function main(): Promise<void> {
         }
       }
       const loop = median(times[0] ?? [1]);
-      out.push(
+      say(
         `the same suites against one reference stack started here, reached directly and through a TCP proxy holding bytes ${DELAY_MS} ms each way:`,
       );
       for (const [k, c] of cases.entries()) {
         const ms = median(times[k] ?? [0]);
-        out.push(
+        say(
           `  ${c.name.padEnd(34)} ${(ms / 1000).toFixed(1).padStart(6)} s   ${(ms / loop).toFixed(2)}x loopback serial`,
         );
       }
-      out.push(`load average after: ${load()}`);
+      say(`load average after: ${load()}`);
     } finally {
       await near.close();
       await far.close();
     }
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
   }
-  process.stdout.write(`${out.join('\n')}\n`);
 }
 
 await main();
