@@ -124,7 +124,13 @@ export const openAmountAssetRebuilt = brokenWallet({
   id: 'wallet-open-amount-asset-rebuilt',
   fault:
     "an open amount's asset is rebuilt from the amount prompt as {type, code}: an on-chain asset loses its chain_id",
-  expected: ['CPR-2.10-VALUE', 'CPR-INV-5-VALUE-INTEGRITY'],
+  // a stablecoin or tokenized asset without chain_id also breaks the Payment's schema (spec 2.3)
+  expected: [
+    'CPR-2.10-VALUE',
+    'CPR-INV-5-VALUE-INTEGRITY',
+    'PRF-3-HARNESS-MESSAGE-SCHEMA',
+    'PRF-3-PAYMENT-SHAPE',
+  ],
   core: (options) =>
     editPayments(createWalletCore(options), (payment, body) => {
       if (openAmount(payment, body)) {
