@@ -5,7 +5,7 @@ import { brokenWallet, cprOf, refusal, refuseFirst } from './harness.js';
 export const chokesOnExtensions = brokenWallet({
   id: 'wallet-chokes-on-extensions',
   fault: 'an extensions map with keys the wallet does not recognise is refused instead of ignored',
-  expected: ['CPR-9-EXTENSIONS-NO-BREAK', 'CPR-9-IGNORE-UNKNOWN-EXTENSIONS'],
+  expected: ['CPR-9-EXTENSIONS-NO-BREAK', 'CPR-9-IGNORE-UNKNOWN-EXTENSIONS', 'PRF-3-EXTENSIONS-NEVER-FIELDS'],
   core: (options) =>
     refuseFirst(createWalletCore(options), (body) => {
       const ext = cprOf(body)?.extensions;

@@ -7,7 +7,7 @@ export const rejectsUnknownRailHint = brokenWallet({
   id: 'wallet-rejects-unknown-rail-hint',
   fault:
     'a rail_hint outside the eight values of 2.4 is refused as INVALID_STRUCTURE instead of being ignored',
-  expected: ['CPR-INV-7-UNKNOWN-RAIL-HINT-TOLERATED'],
+  expected: ['CPR-INV-7-UNKNOWN-RAIL-HINT-TOLERATED', 'PRF-3-UNKNOWN-RAIL-HINT-AS-OPEN'],
   core: (options) =>
     refuseFirst(createWalletCore(options), (body) => {
       const hint = cprOf(body)?.rail_hint;
