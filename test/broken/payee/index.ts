@@ -63,7 +63,12 @@ import { tokenReuse } from './token-reuse.js';
 import { tokenTtlCapOffByOne } from './token-ttl-cap-off-by-one.js';
 import { tokenTtlOver900 } from './token-ttl-over-900.js';
 import { unboundedExpiry } from './unbounded-expiry.js';
-import { undefinedMethodLeaksCpr, undefinedMethodServesCpr, unknownPath500 } from './undefined-requests.js';
+import {
+  undefinedFrameworkPage,
+  undefinedMethodLeaksCpr,
+  undefinedMethodServesCpr,
+  unknownPath500,
+} from './undefined-requests.js';
 import { unknownTokenConsumed } from './unknown-token-consumed.js';
 import { uppercaseTokens } from './uppercase-tokens.js';
 import { validityCapOffByOne } from './validity-cap-off-by-one.js';
@@ -147,6 +152,7 @@ export const faults: BrokenImplementation[] = [
   undefinedMethodServesCpr,
   unknownPath500,
   undefinedMethodLeaksCpr,
+  undefinedFrameworkPage,
   extensionUnprefixedKeysCarried,
   harnessRefusesOptions,
   harnessCountFloor,

@@ -128,3 +128,28 @@ export const undefinedMethodLeaksCpr: BrokenImplementation = {
       }),
     ),
 };
+
+/** A request the profile does not define gets the web framework's default 404 page. */
+export const undefinedFrameworkPage: BrokenImplementation = {
+  id: 'payee-undefined-framework-page',
+  target: 'payee',
+  fault:
+    'a method an endpoint does not take and a path that is no endpoint get the web framework\'s default 404 page (text/html "Cannot PUT /cpr/..."), not the error body',
+  expected: ['PRF-1-UNDEFINED-REQUEST-ERROR'],
+  start: ({ workDir }) =>
+    startBrokenPayee(
+      workDir,
+      {},
+      routingPayee((req, res) => {
+        if (undefinedKind(req) === undefined) return false;
+        req.resume();
+        const page = `<!DOCTYPE html><html><body><pre>Cannot ${req.method} ${req.url}</pre></body></html>`;
+        res.writeHead(404, {
+          'content-type': 'text/html; charset=utf-8',
+          'content-length': Buffer.byteLength(page),
+        });
+        res.end(page);
+        return true;
+      }),
+    ),
+};

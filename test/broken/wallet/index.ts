@@ -39,7 +39,7 @@ import { rulesBeyondStructureFaults } from './rules-beyond-structure.js';
 import { silentUnsupportedRail } from './silent-unsupported-rail.js';
 import { stateFromExtensions } from './state-from-extensions.js';
 import { stateNotCreated } from './state-not-created.js';
-import { undefinedMethodDerives, unknownPath500 } from './undefined-requests.js';
+import { undefinedFrameworkPage, undefinedMethodDerives, unknownPath500 } from './undefined-requests.js';
 import { wireGarbage } from './wire-garbage.js';
 
 const all = [
@@ -56,6 +56,7 @@ const all = [
   stateFromDottedStatus,
   undefinedMethodDerives,
   unknownPath500,
+  undefinedFrameworkPage,
   expiresAtOptional,
   extensionsNeverRead,
   requestIdUnbound,

@@ -27,3 +27,23 @@ export const unknownPath500 = brokenWallet({
       ? undefined
       : jsonAnswer(500, { error: { code: 'INTERNAL_ERROR', message: `no route for ${path}` } }),
 });
+
+/** A request the profile does not define gets the web framework's default 404 page. */
+export const undefinedFrameworkPage = brokenWallet({
+  id: 'wallet-undefined-framework-page',
+  fault:
+    'a method {harness}/derive does not take and a path that is no endpoint get the web framework\'s default 404 page (text/html "Cannot GET /harness/derive"), not the error body',
+  expected: ['PRF-1-UNDEFINED-REQUEST-ERROR'],
+  core: (options) => createWalletCore(options),
+  undefinedAnswer: (method, path) => {
+    const page = `<!DOCTYPE html><html><body><pre>Cannot ${method} ${path}</pre></body></html>`;
+    return {
+      status: 404,
+      headers: {
+        'content-type': 'text/html; charset=utf-8',
+        'content-length': String(Buffer.byteLength(page)),
+      },
+      body: page,
+    };
+  },
+});
