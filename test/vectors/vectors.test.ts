@@ -13,7 +13,8 @@ import { SUB_INTERFACE_FIELD_NAMES } from '../../src/model/cpr.js';
 import { OPERATOR_ERROR_STATUS } from '../../src/reference/operator/errors.js';
 import { getSchemaValidator } from '../../src/schemas/registry.js';
 import { documentRequirementIds, JSON_TEXT_REQUIREMENTS } from '../../src/validator/index.js';
-import { GROUPS, type GroupName, generate } from './build/generate.js';
+import { checkStability, GROUPS, type GroupName, generate } from './build/generate.js';
+import { RETIRED } from './build/retired.js';
 import {
   evaluateChain,
   evaluateDerivation,
@@ -32,6 +33,7 @@ import {
 import { keyFromSeed } from './lib/keys.js';
 import { evaluatePayee, type PayeeStepResult, payeeStepMeets } from './lib/payee.js';
 import type {
+  CaseBase,
   CryptoCase,
   DerivationCase,
   DocumentCase,
@@ -425,5 +427,49 @@ describe('the committed vectors are what the generator makes now', () => {
     const { suite_version: _b, ...then } = index;
     expect(now).toEqual(then);
     expect(readFileSync(join(ROOT, 'docs/vectors.md'), 'utf8')).toBe(generated.docs);
+  });
+});
+
+// A vector case never changes meaning: the generator refuses a case whose input changed, a case
+// that disappeared without being retired, a retired ID in use and an ID used twice.
+type UriLike = CaseBase & { uri: string; findings: unknown[] };
+
+const uriCase = (id: string, uri: string, result: CaseBase['result'] = 'valid'): UriLike => ({
+  id,
+  comment: `case ${id}`,
+  requirements: ['CPR-4.2-URI-FORMAT'],
+  uri,
+  result,
+  findings: [],
+});
+const previous = (cases: UriLike[]): VectorFile => ({ group: 'uris', cases }) as unknown as VectorFile;
+
+describe('case stability', () => {
+  const a = uriCase('a', 'cpr://inline/e30');
+  const b = uriCase('b', 'cpr://');
+
+  it('accepts the same inputs with changed expectations (a verdict change shows as a changed vector)', () => {
+    expect(() => checkStability('uris', previous([a, b]), [{ ...a, result: 'invalid' }, b])).not.toThrow();
+    expect(() => checkStability('uris', previous([a]), [a, b])).not.toThrow();
+  });
+  it('refuses a case whose input changed', () => {
+    expect(() =>
+      checkStability('uris', previous([a, b]), [{ ...a, uri: 'cpr://inline/e31' } as UriLike, b]),
+    ).toThrow(/the input of case a changed; a case never changes meaning: retire a/);
+  });
+  it('refuses a case that disappeared without being retired', () => {
+    expect(() => checkStability('uris', previous([a, b]), [a])).toThrow(/case b disappeared; retire it/);
+  });
+  it('refuses an ID used twice', () => {
+    expect(() => checkStability('uris', undefined, [a, a])).toThrow(/case ID a is used twice/);
+  });
+  it('refuses a retired ID in use, and accepts a retired case gone from the file', () => {
+    const retired = [{ id: 'b', group: 'uris', reason: 'it named the wrong requirement', replaced_by: 'c' }];
+    expect(() => checkStability('uris', undefined, [a, b], retired)).toThrow(/case ID b is retired/);
+    expect(() =>
+      checkStability('uris', previous([a, b]), [a, uriCase('c', 'cpr://')], retired),
+    ).not.toThrow();
+    // the committed list: each retired case says why
+    expect(RETIRED.filter((r) => r.reason.trim().length === 0)).toEqual([]);
   });
 });
