@@ -1,8 +1,9 @@
 // The proof of the test vectors (issue 28): every vector file is valid against its schema, every
-// case is true of the suite's own modules (validator, codec, crypto, reference wallet and
+// case is true of the suite's own modules (validator, codec, crypto, reference payee, wallet and
 // Operator), the committed files are what the generator makes now (so a change that alters a
-// verdict shows as a changed vector in review), and every requirement of the catalog has a vector
-// or a stated reason why none can express it.
+// verdict shows as a changed vector in review), every requirement of the catalog has a vector or
+// a stated reason why none can express it, every rule has cases on both sides of its boundary,
+// and a case ID never changes meaning.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
