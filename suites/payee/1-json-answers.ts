@@ -9,6 +9,14 @@ import { scanJsonText } from '../../src/validator/index.js';
 import { assertThat, check, type PayeeRequestParams, payee, sharedState, skip } from '../_lib/index.js';
 import { advanceClock, clockVerdict, corpus, harness, label, once } from './_support/index.js';
 
+// These checks judge the payee's corpus of CPRs, built once per process (`cprc run --jobs` runs them
+// in one process: suites/_lib sharedState).
+sharedState('payee:corpus', [
+  'every-json-answer-content-type-application-json',
+  'emitted-json-text-has-no-byte-order-mark',
+  'emitted-json-text-has-no-duplicate-member-names',
+]);
+
 // The payee's test clock is moved by these checks (`cprc run --jobs` runs them after every other
 // payee check, in one process: suites/_lib sharedState).
 sharedState('payee:clock', [

@@ -7,7 +7,7 @@
  * IDs and its rules' `requirements`), so a rule added there gets its check here.
  */
 import { classify, requirementById } from '../../src/catalog/index.js';
-import { assertThat, check, warn } from '../_lib/index.js';
+import { assertThat, check, sharedState, warn } from '../_lib/index.js';
 import { corpusVerdicts, DOCUMENT_RULE_IDS, label } from './_support/index.js';
 
 describe('CPR-1.0 section 2: the document rules, on every CPR the payee emits', () => {
@@ -18,6 +18,8 @@ describe('CPR-1.0 section 2: the document rules, on every CPR the payee emits', 
     // ambiguous rule (e.g. AMB-1) and end the check as a warning, never a failure.
     const warningsFail = classify([id]).state === 'warning';
     const text = requirementById(id)?.text ?? '';
+    // judged on the payee's corpus of CPRs, built once per process (suites/_lib sharedState)
+    sharedState('payee:corpus', [`payee-emits-satisfies-${id}`]);
     check(
       `payee-emits-satisfies-${id}`,
       [id],

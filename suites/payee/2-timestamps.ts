@@ -5,8 +5,12 @@
  * and profile section 1 (PRF-1-TIMESTAMP-Z); this is section 2's own statement for the CPR.
  */
 import { parseRfc3339 } from '../../src/validator/index.js';
-import { assertThat, check } from '../_lib/index.js';
+import { assertThat, check, sharedState } from '../_lib/index.js';
 import { corpusDocuments, label } from './_support/index.js';
+
+// These checks judge the payee's corpus of CPRs, built once per process (`cprc run --jobs` runs them
+// in one process: suites/_lib sharedState).
+sharedState('payee:corpus', ['cpr-timestamps-rfc-3339-z']);
 
 describe('profile section 2: the timestamps of the CPR', () => {
   check(

@@ -5,7 +5,7 @@
  */
 import { decodeCprUri } from '../../src/codec/index.js';
 import { parseRfc3339, validateMessage } from '../../src/validator/index.js';
-import { assertThat, check, payee } from '../_lib/index.js';
+import { assertThat, check, payee, sharedState } from '../_lib/index.js';
 import {
   corpusDocuments,
   createRequest,
@@ -15,6 +15,15 @@ import {
   maxValiditySeconds,
   referenceRequest,
 } from './_support/index.js';
+
+// These checks judge the payee's corpus of CPRs, built once per process (`cprc run --jobs` runs them
+// in one process: suites/_lib sharedState).
+sharedState('payee:corpus', [
+  'cpr-version-must-equal-cpr-1-0',
+  'payee-s-window-expires-created-stays-within',
+  'request-id-uuid',
+  'request-id-uuidv4-recommended',
+]);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;

@@ -5,8 +5,12 @@
  * (USDC on Ethereum mainnet, whose EIP-712 domain is published on chain), it compares.
  */
 import { decodeCprUri } from '../../src/codec/index.js';
-import { assertThat, check, skip } from '../_lib/index.js';
+import { assertThat, check, sharedState, skip } from '../_lib/index.js';
 import { corpusDocuments, harness, label, servedRails } from './_support/index.js';
+
+// These checks judge the payee's corpus of CPRs, built once per process (`cprc run --jobs` runs them
+// in one process: suites/_lib sharedState).
+sharedState('payee:corpus', ['domain-separator-is-the-target-token-s']);
 
 /**
  * USDC on Ethereum mainnet (chain 1): the token contract, and the value its `DOMAIN_SEPARATOR()`

@@ -2,8 +2,15 @@
  * Payee suite, CPR-1.0 section 4.1 (CPR retrieval) with profile sections 1 and 2: the first use
  * of a token returns the full CPR as JSON.
  */
-import { assertThat, check, expectOk, expectStatus, payee, skip } from '../_lib/index.js';
+import { assertThat, check, expectOk, expectStatus, payee, sharedState, skip } from '../_lib/index.js';
 import { type CorpusEntry, corpus, deliveryProblems, label, referenceRequest } from './_support/index.js';
+
+// These checks judge the payee's corpus of CPRs, built once per process (`cprc run --jobs` runs them
+// in one process: suites/_lib sharedState).
+sharedState('payee:corpus', [
+  'cpr-served-content-type-application-json-utf',
+  'get-base-url-cpr-token-returns-full',
+]);
 
 /** The reference-form entries of the corpus; fails on any that yielded no CPR. */
 async function retrieved(): Promise<Array<CorpusEntry & { cpr: unknown }>> {

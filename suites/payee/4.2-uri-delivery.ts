@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { decodeCprUri } from '../../src/codec/index.js';
 import { textArbitrary } from '../../src/testing/arbitraries.js';
 import { validateCpr } from '../../src/validator/index.js';
-import { assertProperty, assertThat, check, expectOk, skip } from '../_lib/index.js';
+import { assertProperty, assertThat, check, expectOk, sharedState, skip } from '../_lib/index.js';
 import {
   type CorpusEntry,
   corpus,
@@ -18,6 +18,19 @@ import {
   maxValiditySeconds,
   servedRails,
 } from './_support/index.js';
+
+// These checks judge the payee's corpus of CPRs, built once per process (`cprc run --jobs` runs them
+// in one process: suites/_lib sharedState).
+sharedState('payee:corpus', [
+  'reference-delivery-yields-cpr-token-endpoint-url',
+  'reference-uri-cpr-token-endpoint-percent-encoded',
+  'inline-delivery-yields-cpr-inline-base64url-encoded',
+  'inline-uri-base64url-utf-8-json-without',
+  'implementations-should-support-least-qr-code-url',
+  'uri-rendered-qr-code-scanning-yields-same',
+  'qr-payload-whole-uri-harness-answered-symbol',
+  'qr-code-encodes-uri-byte-mode',
+]);
 
 type Entry = CorpusEntry & { cpr: unknown };
 

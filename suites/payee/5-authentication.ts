@@ -36,6 +36,10 @@ import {
 } from './_support/index.js';
 import { randomnessProblems } from './_support/randomness.js';
 
+// These checks judge the payee's corpus of CPRs, built once per process (`cprc run --jobs` runs them
+// in one process: suites/_lib sharedState).
+sharedState('payee:corpus', ['token-transmitted-over-tls-reference-uri-names']);
+
 // The payee's test clock is moved by these checks (`cprc run --jobs` runs them after every other
 // payee check, in one process: suites/_lib sharedState).
 sharedState('payee:clock', [

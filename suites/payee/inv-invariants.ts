@@ -4,8 +4,16 @@
  * they restate: request_id in 2.1, expires_at in 2.1, TLS in 5.)
  */
 import { nameReadings, validateCpr } from '../../src/validator/index.js';
-import { assertThat, check } from '../_lib/index.js';
+import { assertThat, check, sharedState } from '../_lib/index.js';
 import { corpusDocuments, corpusVerdicts, label } from './_support/index.js';
+
+// These checks judge the payee's corpus of CPRs, built once per process (`cprc run --jobs` runs them
+// in one process: suites/_lib sharedState).
+sharedState('payee:corpus', [
+  'consumed-expired-no-field-cpr',
+  'cpr-contains-field-identifies-references-assumes-payer',
+  'derivation-context-never-inside-cpr',
+]);
 
 describe('CPR-1.0 invariants 1 and 8: no payer data', () => {
   check(

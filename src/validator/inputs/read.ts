@@ -4,16 +4,7 @@
  *
  * @packageDocumentation
  */
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  open as openFd,
-  openSync,
-  readSync,
-  type Stats,
-  statSync,
-} from 'node:fs';
+import { closeSync, constants, fstatSync, open as openFd, openSync, readSync, type Stats } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { CprcError } from '../../errors.js';
@@ -142,45 +133,40 @@ export async function openPathStream(path: string): Promise<Readable> {
 }
 
 /**
- * Reads a regular file whole, synchronously, under the `max-bytes` cap: one stat, one open and a
- * read to its end (a file that grew past `max` meanwhile is refused as well). A folder of small
+ * Reads a regular file whole, synchronously, under the `max-bytes` cap: one open, one stat of the
+ * open file and one read of one byte more than its size (a file that grew meanwhile is read on to
+ * its end, and refused past `max`). A folder of small
  * documents is read so without a stream, a timer or a trip through the thread pool per file.
  * Returns `undefined` for a path that is no regular file (a FIFO, a device: the caller streams it
  * with {@link readPathCapped}, which never blocks on a FIFO nobody writes to).
  */
 export function readRegularFile(path: string, max: number): Buffer | undefined {
-  let stats: Stats;
-  try {
-    stats = statSync(path);
-  } catch (err) {
-    throw cannotRead(path, err);
-  }
-  if (stats.isDirectory()) throw cannotRead(path, { code: 'EISDIR' });
-  if (!stats.isFile()) return undefined;
-  if (stats.size > max) throw tooLarge(path, max);
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    // non-blocking: opening a FIFO nobody writes to returns at once (it is then left to the stream)
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
     throw cannotRead(path, err);
   }
   try {
-    // a path swapped for something else since its stat is streamed instead
-    if (!fstatSync(fd).isFile()) return undefined;
-    let buf = Buffer.allocUnsafe(Math.min(max, stats.size) + 1);
+    const stats = fstatSync(fd);
+    if (stats.isDirectory()) throw cannotRead(path, { code: 'EISDIR' });
+    if (!stats.isFile()) return undefined;
+    if (stats.size > max) throw tooLarge(path, max);
+    // one byte more than the file holds: a short read is its end; a full one, a file that grew
+    let buf = Buffer.allocUnsafe(stats.size + 1);
     let size = 0;
     for (;;) {
-      if (size === buf.length) {
-        if (size > max) throw tooLarge(path, max);
-        const bigger = Buffer.allocUnsafe(Math.min(max + 1, buf.length * 2));
-        buf.copy(bigger, 0, 0, size);
-        buf = bigger;
-      }
       const n = readSync(fd, buf, size, buf.length - size, null);
       if (n === 0) break;
       size += n;
+      if (size > max) throw tooLarge(path, max);
+      // a read of a regular file short of what was asked ends at its end
+      if (size < buf.length) break;
+      const bigger = Buffer.allocUnsafe(Math.min(max + 1, buf.length * 2));
+      buf.copy(bigger, 0, 0, size);
+      buf = bigger;
     }
-    if (size > max) throw tooLarge(path, max);
     return buf.subarray(0, size);
   } catch (err) {
     if (err instanceof CprcError) throw err;
