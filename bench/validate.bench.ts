@@ -8,7 +8,8 @@
  *    corpus (cold caches).
  * 2. Cold start of `cprc validate <file>` (spawned, median of several runs), beside a bare `node`.
  * 3. `cprc validate DIR` against `ajv-cli` (schema only, one process, `ajv validate -d 'DIR/*.json'`)
- *    over the same 2,000-file folder, as files per second (median of several runs each).
+ *    over the same folders of 2,000 and 20,000 files, as files per second (median of several
+ *    alternated runs each).
  * 4. `cprc validate` throughput on a 50k-line NDJSON file.
  *
  * @packageDocumentation
@@ -29,9 +30,10 @@ const SEED = 20260601;
 const NOW = new Date('2026-06-01T12:00:00Z');
 const CORPUS_SIZE = 4000;
 const NDJSON_LINES = 50_000;
-const FOLDER_FILES = 2000;
+/** Folder sizes `cprc validate DIR` and ajv-cli are compared on. */
+const FOLDER_SIZES = [2000, 20_000];
 const FOLDER_RUNS = 3;
-const COLD_RUNS = 7;
+const COLD_RUNS = 11;
 const MIN_MEASURE_MS = 1500;
 
 /** Fixed-seed corpus: half valid CPRs of every rail, half with one defect each. */
@@ -176,56 +178,67 @@ function main(): void {
       if (r.status === null || r.status > 1) throw new Error(`bench: ${args.join(' ')} exited ${r.status}`);
       return performance.now() - t0;
     };
-    const bare = median(Array.from({ length: COLD_RUNS }, () => time(['-e', ''])));
-    const cold = median(
-      Array.from({ length: COLD_RUNS }, () => time([bin, 'validate', one, '--now', NOW.toISOString()])),
-    );
+    // alternated, so a change of load weighs on both alike
+    const bareRuns: number[] = [];
+    const coldRuns: number[] = [];
+    for (let r = 0; r < COLD_RUNS; r++) {
+      bareRuns.push(time(['-e', '']));
+      coldRuns.push(time([bin, 'validate', one, '--now', NOW.toISOString()]));
+    }
+    const bare = median(bareRuns);
+    const cold = median(coldRuns);
     out.push('');
     out.push(
-      `cold start: cprc validate <file>  median ${cold.toFixed(0)} ms of ${COLD_RUNS} runs (bare node: ${bare.toFixed(0)} ms)`,
+      `cold start: cprc validate <file>  median ${cold.toFixed(0)} ms of ${COLD_RUNS} runs (bare node -e '': ${bare.toFixed(0)} ms); ratio ${(cold / bare).toFixed(2)}x`,
     );
 
-    // cprc validate DIR vs ajv-cli over the same folder of FOLDER_FILES documents
-    const folder = join(tmp, 'folder');
-    mkdirSync(folder);
-    for (let i = 0; i < FOLDER_FILES; i++) {
-      const doc = JSON.parse(texts[i % texts.length] as string) as JsonObject;
-      if (typeof doc.request_id === 'string') doc.request_id = uuidOf(1_000_000 + i);
-      writeFileSync(
-        join(folder, `cpr-${String(i).padStart(5, '0')}.json`),
-        `${JSON.stringify(doc, null, 2)}\n`,
-      );
-    }
+    // cprc validate DIR vs ajv-cli over the same folders (2,000 and 20,000 documents)
     const ajvBin = join(root, 'node_modules', 'ajv-cli', 'dist', 'index.js');
     const schemaDir = join(root, 'schemas', 'cpr');
     const refs = readdirSync(schemaDir)
       .filter((f) => f.endsWith('.schema.json') && f !== 'cpr-wallet.schema.json')
       .flatMap((f) => ['-r', join(schemaDir, f)]);
-    const ajvArgs = [
-      ajvBin,
-      'validate',
-      '--spec=draft2020',
-      '--strict=false',
-      '--errors=no',
-      '-c',
-      'ajv-formats',
-      '-s',
-      join(schemaDir, 'cpr-wallet.schema.json'),
-      ...refs,
-      '-d',
-      join(folder, '*.json'),
-    ];
-    const cprcMs = median(
-      Array.from({ length: FOLDER_RUNS }, () =>
-        time([bin, 'validate', folder, '--now', NOW.toISOString(), '--ndjson']),
-      ),
-    );
-    const ajvMs = median(Array.from({ length: FOLDER_RUNS }, () => time(ajvArgs)));
-    const cprcFiles = (FOLDER_FILES / cprcMs) * 1000;
-    const ajvFiles = (FOLDER_FILES / ajvMs) * 1000;
-    out.push(
-      `folder of ${fmt(FOLDER_FILES)} files (median of ${FOLDER_RUNS}): cprc validate DIR ${fmt(cprcFiles)} files/s (${(cprcMs / 1000).toFixed(2)} s, schema + rules); ajv-cli ${fmt(ajvFiles)} files/s (${(ajvMs / 1000).toFixed(2)} s, schema only); ratio ${(cprcFiles / ajvFiles).toFixed(2)}x`,
-    );
+    for (const files of FOLDER_SIZES) {
+      const folder = join(tmp, `folder-${files}`);
+      mkdirSync(folder);
+      for (let i = 0; i < files; i++) {
+        const doc = JSON.parse(texts[i % texts.length] as string) as JsonObject;
+        if (typeof doc.request_id === 'string') doc.request_id = uuidOf(1_000_000 + i);
+        writeFileSync(
+          join(folder, `cpr-${String(i).padStart(5, '0')}.json`),
+          `${JSON.stringify(doc, null, 2)}\n`,
+        );
+      }
+      const ajvArgs = [
+        ajvBin,
+        'validate',
+        '--spec=draft2020',
+        '--strict=false',
+        '--errors=no',
+        '-c',
+        'ajv-formats',
+        '-s',
+        join(schemaDir, 'cpr-wallet.schema.json'),
+        ...refs,
+        '-d',
+        join(folder, '*.json'),
+      ];
+      // alternated, so a change of load weighs on both alike
+      const cprcRuns: number[] = [];
+      const ajvRuns: number[] = [];
+      for (let r = 0; r < FOLDER_RUNS; r++) {
+        cprcRuns.push(time([bin, 'validate', folder, '--now', NOW.toISOString(), '--ndjson']));
+        ajvRuns.push(time(ajvArgs));
+      }
+      const cprcMs = median(cprcRuns);
+      const ajvMs = median(ajvRuns);
+      const cprcFiles = (files / cprcMs) * 1000;
+      const ajvFiles = (files / ajvMs) * 1000;
+      out.push(
+        `folder of ${fmt(files)} files (median of ${FOLDER_RUNS}): cprc validate DIR ${fmt(cprcFiles)} files/s (${(cprcMs / 1000).toFixed(2)} s, schema + rules); ajv-cli ${fmt(ajvFiles)} files/s (${(ajvMs / 1000).toFixed(2)} s, schema only); ratio ${(cprcFiles / ajvFiles).toFixed(2)}x`,
+      );
+      rmSync(folder, { recursive: true, force: true });
+    }
 
     const ndjson = join(tmp, 'big.ndjson');
     const lines: string[] = [];

@@ -1,7 +1,7 @@
 import { type ChildProcess, type ChildProcessByStdio, spawn } from 'node:child_process';
 import { createHash, randomInt } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { getPriority, setPriority, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
@@ -465,6 +465,10 @@ async function runJobChildren(
     optionsFiles.map((file, index) =>
       runChild(childEntry, file, options, (child) => {
         children.push(child);
+        // The children only wait for answers; a target running in this very process (the
+        // reference stack of --reference) answers before they get the cores on a busy machine,
+        // as it does in a serial run, where it faces one client.
+        lowerPriority(child.pid);
         child.on('message', (raw: unknown) => {
           const m = raw as JobChildMessage;
           if (m.type === 'plan') {
@@ -530,6 +534,16 @@ async function runJobChildren(
     events,
     early,
   };
+}
+
+/** Lowers a child's scheduling priority by 5 (never refused for one's own child; ignored if it is). */
+function lowerPriority(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    setPriority(pid, Math.min(19, getPriority() + 5));
+  } catch {
+    // a platform without priorities: the run is the same, only slower on a busy machine
+  }
 }
 
 /** Runs the child; forwards interruption, enforces the wall-clock bound, streams progress. */

