@@ -5,6 +5,7 @@
  *
  * @packageDocumentation
  */
+import zxing from '@zxing/library';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import QRCode from 'qrcode';
@@ -12,6 +13,15 @@ import { type CodecFinding, codecFinding } from './findings.js';
 
 // jsqr is CommonJS: under NodeNext the default import is `module.exports`, whose `default` is the decoder.
 const jsQR = jsQRModule.default;
+// @zxing/library is CommonJS too (its `main`); it reads the symbol's format information (error correction).
+const {
+  BinaryBitmap,
+  DecodeHintType,
+  HybridBinarizer,
+  QRCodeReader,
+  ResultMetadataType,
+  RGBLuminanceSource,
+} = zxing;
 
 /** Requirement IDs the QR codec reports. */
 export const QR_REQUIREMENTS = {
@@ -136,6 +146,54 @@ export interface QrReading {
   version: number;
   /** Segment modes found, e.g. `['byte']`. */
   modes: string[];
+  /**
+   * Error-correction level read from the symbol's format information (`L`, `M`, `Q` or `H`);
+   * absent when the format information could not be read (then a finding says so).
+   */
+  errorCorrection?: 'L' | 'M' | 'Q' | 'H';
+}
+
+/**
+ * Reads the error-correction level from the symbol's format information (ISO/IEC 18004 7.9),
+ * with ZXing's QR reader (jsQR decodes the payload but does not report the level). Returns
+ * undefined when ZXing finds no symbol. `luminance` is one byte per pixel.
+ */
+function readErrorCorrection(
+  luminance: Uint8ClampedArray,
+  width: number,
+  height: number,
+): 'L' | 'M' | 'Q' | 'H' | undefined {
+  const attempt = (pixels: Uint8ClampedArray, pure: boolean): 'L' | 'M' | 'Q' | 'H' | undefined => {
+    try {
+      const bitmap = new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(pixels, width, height)));
+      const hints = new Map<unknown, unknown>([[DecodeHintType.TRY_HARDER, true]]);
+      if (pure) hints.set(DecodeHintType.PURE_BARCODE, true);
+      const result = new QRCodeReader().decode(bitmap, hints as never);
+      const level = result.getResultMetadata()?.get(ResultMetadataType.ERROR_CORRECTION_LEVEL);
+      const text = String(level ?? '');
+      return text === 'L' || text === 'M' || text === 'Q' || text === 'H' ? text : undefined;
+    } catch {
+      return undefined; // ZXing throws NotFound/Checksum/Format exceptions: no reading
+    }
+  };
+  const inverted = () => luminance.map((v) => 255 - v);
+  return (
+    attempt(luminance, false) ??
+    attempt(luminance, true) ??
+    attempt(inverted(), false) ??
+    attempt(inverted(), true)
+  );
+}
+
+/** One luminance byte per pixel from RGBA, composited over white (a transparent pixel is light). */
+function luminanceOf(rgba: Uint8ClampedArray, width: number, height: number): Uint8ClampedArray {
+  const out = new Uint8ClampedArray(width * height);
+  for (let i = 0, p = 0; p < out.length; i += 4, p++) {
+    const a = (rgba[i + 3] ?? 255) / 255;
+    const y = ((rgba[i] ?? 0) * 299 + (rgba[i + 1] ?? 0) * 587 + (rgba[i + 2] ?? 0) * 114) / 1000;
+    out[p] = Math.round(y * a + 255 * (1 - a));
+  }
+  return out;
 }
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -205,5 +263,36 @@ export function readQrPng(
       ),
     );
   }
-  return { ok: true, text, version: code.version, modes, findings };
+  const errorCorrection = readErrorCorrection(
+    luminanceOf(pixels, image.width, image.height),
+    image.width,
+    image.height,
+  );
+  if (errorCorrection === undefined) {
+    findings.push(
+      codecFinding(
+        QR_REQUIREMENTS.qrEncoding,
+        'PROFILE',
+        'error',
+        'the error-correction level of the qr code could not be read from its format information; the profile asks for M or better',
+      ),
+    );
+  } else if (errorCorrection === 'L') {
+    findings.push(
+      codecFinding(
+        QR_REQUIREMENTS.qrEncoding,
+        'PROFILE',
+        'error',
+        'qr code uses error correction L; the profile asks for M or better (M, Q or H)',
+      ),
+    );
+  }
+  return {
+    ok: true,
+    text,
+    version: code.version,
+    modes,
+    ...(errorCorrection === undefined ? {} : { errorCorrection }),
+    findings,
+  };
 }

@@ -85,6 +85,49 @@ describe('QR delivery (spec 4.3 rule 1, profile 2) [CPR-4.3-QR-CODE PRF-2-QR-ENC
     expect(!empty.ok && empty.findings[0]?.message).toMatch(/non-empty/);
   });
 
+  it('reads the error-correction level from the symbol: M, Q and H accepted, L refused, short and long URIs', async () => {
+    const short = encodeReferenceUri(TOKEN, 'https://127.0.0.1:8443');
+    const long = encodeInlineUri({
+      cpr_version: 'CPR-1.0',
+      memo: 'Ü'.repeat(60),
+      remittance_info: 'x'.repeat(140),
+    });
+    for (const uri of [short, long]) {
+      for (const ec of ['L', 'M', 'Q', 'H'] as const) {
+        // made with the qrcode package directly: renderQrPng refuses L
+        const image = await QRCode.toBuffer([{ data: Buffer.from(uri), mode: 'byte' }], {
+          type: 'png',
+          errorCorrectionLevel: ec,
+        });
+        const r = readQrPng(image);
+        expect(r).toMatchObject({ ok: true, text: uri, modes: ['byte'], errorCorrection: ec });
+        if (ec === 'L') {
+          expect(r.findings).toEqual([
+            expect.objectContaining({
+              requirement: 'PRF-2-QR-ENCODING',
+              level: 'PROFILE',
+              severity: 'error',
+            }),
+          ]);
+          expect(r.findings[0]?.message).toMatch(/error correction L/);
+        } else expect(r.findings).toEqual([]);
+      }
+    }
+  });
+
+  it('reads the level of a symbol drawn light on dark, and of one rendered with the encoder defaults (L)', async () => {
+    const uri = encodeReferenceUri(TOKEN, 'https://127.0.0.1:8443');
+    const inverted = await QRCode.toBuffer([{ data: Buffer.from(uri), mode: 'byte' }], {
+      type: 'png',
+      errorCorrectionLevel: 'Q',
+      color: { dark: '#ffffffff', light: '#000000ff' },
+    });
+    expect(readQrPng(inverted)).toMatchObject({ ok: true, text: uri, errorCorrection: 'Q', findings: [] });
+    // qrcode's own default for a short text is M; a renderer whose default is L is what the check catches
+    const lowDefault = await QRCode.toBuffer(uri, { type: 'png', errorCorrectionLevel: 'low' });
+    expect(readQrPng(lowDefault)).toMatchObject({ ok: true, errorCorrection: 'L' });
+  });
+
   it('reads a QR rendered in another mode and reports it as a PROFILE warning', async () => {
     const text = 'CPR://ABCDEF1234';
     const other = await QRCode.toBuffer([{ data: text, mode: 'alphanumeric' }], {

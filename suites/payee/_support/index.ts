@@ -219,6 +219,8 @@ export interface CorpusEntry {
   qrText?: string;
   /** When the form is a QR form: the reader's remarks on the symbol (e.g. not byte mode). */
   qrFindings?: string[];
+  /** When the form is a QR form: the error-correction level read from the symbol, when readable. */
+  qrErrorCorrection?: 'L' | 'M' | 'Q' | 'H';
   /** Response headers of the retrieval (reference forms, when the driver reports them). */
   headers?: Record<string, string>;
   /** The JSON text as emitted: the retrieval body, or the JSON inside the inline URI. */
@@ -276,6 +278,7 @@ async function corpusEntry(rail: string, form: CorpusEntry['form']): Promise<Cor
     }
     entry.qrText = read.text;
     entry.qrFindings = read.findings.map((f) => `[${f.requirement}] ${f.message}`);
+    if (read.errorCorrection !== undefined) entry.qrErrorCorrection = read.errorCorrection;
     uri = read.text; // spec 4.3 rule 1: the paying application resolves the URI it scanned
   }
   if (/^cpr:\/\/inline\//i.test(uri)) {
