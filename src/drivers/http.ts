@@ -49,7 +49,7 @@ export interface HttpClientOptions {
 
 /** One HTTP request. */
 export interface HttpRequest {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
   url: string;
   headers?: Record<string, string>;
   /** Raw body; use `json` for a JSON body. */

@@ -161,7 +161,7 @@ export type PayeeHarnessEndpoint = 'requests' | 'fulfillments' | 'clock';
  * its harness); `path` is joined to it as is (no encoding).
  */
 export interface UndefinedRequest {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'HEAD' | 'OPTIONS' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   base: 'api' | 'harness';
   path: string;
   /** A body (sent as `application/json`), when given. */

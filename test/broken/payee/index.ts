@@ -45,6 +45,7 @@ import { optionalRefusalsWithoutMessage } from './optional-refusals-without-mess
 import { partialCpr } from './partial-cpr.js';
 import { payerData } from './payer-data.js';
 import { plainHttp } from './plain-http.js';
+import { qrEcLow } from './qr-ec-low.js';
 import { qrHttpsUrl } from './qr-https-url.js';
 import { qrMixedModes } from './qr-mixed-modes.js';
 import { qrOverflowDropped } from './qr-overflow-dropped.js';
@@ -54,6 +55,7 @@ import { requestExpiryGrace } from './request-expiry-grace.js';
 import { requestIdV1 } from './request-id-v1.js';
 import { retrieval203 } from './retrieval-203.js';
 import { retrievalEcho } from './retrieval-echo.js';
+import { cprPathPrefixMatch, headConsumes } from './retrieval-route-loose.js';
 import { secondFulfillment } from './second-fulfillment.js';
 import { sequentialTokens } from './sequential-tokens.js';
 import { tokenExpiresEarly } from './token-expires-early.js';
@@ -160,4 +162,8 @@ export const faults: BrokenImplementation[] = [
   assetChainIdNotRequired,
   // mutation survivors (issue 16), full run: the harness's reading of a body that is no JSON text
   harnessUnparsableBody,
+  // foreign-stack misses (issue 26)
+  qrEcLow,
+  headConsumes,
+  cprPathPrefixMatch,
 ];
