@@ -58,6 +58,7 @@ import { retrievalEcho } from './retrieval-echo.js';
 import { cprPathPrefixMatch, headConsumes } from './retrieval-route-loose.js';
 import { secondFulfillment } from './second-fulfillment.js';
 import { sequentialTokens } from './sequential-tokens.js';
+import { servedToClient } from './served-to-client.js';
 import { tokenExpiresEarly } from './token-expires-early.js';
 import { tokenNeverExpires } from './token-never-expires.js';
 import { tokenRace } from './token-race.js';
@@ -166,4 +167,5 @@ export const faults: BrokenImplementation[] = [
   qrEcLow,
   headConsumes,
   cprPathPrefixMatch,
+  servedToClient,
 ];

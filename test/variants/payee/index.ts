@@ -1,4 +1,5 @@
 import type { PermittedVariant } from '../../broken/types.js';
+import { retrievalSpellingsServed } from './retrieval-spellings.js';
 import {
   noClockInvalidRequest,
   undefinedInvalidRequest,
@@ -12,4 +13,5 @@ export const variants: PermittedVariant[] = [
   undefinedMethodNotAllowed,
   undefinedInvalidRequest,
   noClockInvalidRequest,
+  retrievalSpellingsServed,
 ];
