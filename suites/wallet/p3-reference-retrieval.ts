@@ -455,7 +455,7 @@ describe('Profile section 3: retrieval of a reference URI (paying application)',
     check(
       'endpoint-with-query-retrieved-there-or-refused',
       ['PRF-3-RETRIEVAL-URL'],
-      'an endpoint with a query is retrieved at {endpoint path}/cpr/{token} (its query kept or left out, or the literal template) and paid, or refused with 422 TOKEN_REJECTED or INVALID_STRUCTURE; the token goes nowhere else (AMB-39)',
+      'an endpoint with a query is retrieved at {endpoint path}/cpr/{token} (its query kept or left out, or the literal template) and paid, or refused; the token goes nowhere else (AMB-39)',
       async () => {
         const { mock, cases } = await formsOf(wallet, QUERY_FORMS);
         const readings: string[] = [];
@@ -478,12 +478,30 @@ describe('Profile section 3: retrieval of a reference URI (paying application)',
               const at = mock.reached(offer.token).map((q) => q.target);
               readings.push(`${c.what}: retrieved at ${at.join(', ')}`);
             } else {
-              expectRejectionCode(r, ['TOKEN_REJECTED', 'INVALID_STRUCTURE'], `${offer.uri}: the refusal`);
               readings.push(`${c.what}: refused (${r.error.code ?? 'no code'})`);
             }
           },
         );
         note(readings.join('; '));
+      },
+    );
+
+    check(
+      'endpoint-with-query-refusal-422',
+      ['PRF-3-DERIVE-ERROR-CODES'],
+      'a wallet that refuses an endpoint with a query answers 422 TOKEN_REJECTED or INVALID_STRUCTURE (a uri it cannot use, AMB-36, AMB-39)',
+      async () => {
+        const { cases } = await formsOf(wallet, QUERY_FORMS);
+        await allCases(
+          cases,
+          (c) => c.what,
+          async (c) => {
+            const { offer } = await c.offer();
+            const r = await wallet.derive({ uri: offer.uri, context: deriveContext() });
+            if (!r.ok)
+              expectRejectionCode(r, ['TOKEN_REJECTED', 'INVALID_STRUCTURE'], `${offer.uri}: the refusal`);
+          },
+        );
       },
     );
 

@@ -202,7 +202,9 @@ export const undecodableUriInvalidRequest = brokenWallet({
   id: 'wallet-undecodable-uri-invalid-request',
   fault:
     'a uri string that cannot be decoded as a cpr uri is refused 400 INVALID_REQUEST instead of a 422 code',
-  expected: ['PRF-3-DERIVE-ERROR-CODES'],
+  // the reference's codec cannot use an endpoint with a query either: the retrieval check of such
+  // an endpoint gets INVALID_REQUEST, no profile answer (an error of the driver)
+  expected: ['PRF-3-DERIVE-ERROR-CODES', 'PRF-3-RETRIEVAL-URL'],
   core: (options) =>
     editRefusals(createWalletCore(options), (error) =>
       /^the uri is not a usable cpr uri/.test(error.message)
