@@ -32,6 +32,7 @@ export const errorCodeBlank: BrokenImplementation = {
     'PRF-1-INVALID-REQUEST',
     'PRF-2-HARNESS-CLOCK-OPERATOR', // the clock's refusal of a malformed body has no code either
     'PRF-4-DESTINATION-SHAPE',
+    'PRF-4-HARNESS-BALANCE-INVALID-400', // the balance harness's refusals have no code either
     'PRF-4-LOCK-REQUEST-SHAPE',
     'PRF-4-REDEEM-BINDING',
     'PRF-4-REDEMPTION-REQUEST-SHAPE',
