@@ -54,6 +54,7 @@ import { requestExpiresEarly } from './request-expires-early.js';
 import { requestExpiryGrace } from './request-expiry-grace.js';
 import { requestIdV1 } from './request-id-v1.js';
 import { retrieval203 } from './retrieval-203.js';
+import { retrievalLanguageEcho, retrievalQueryEcho } from './retrieval-context-echo.js';
 import { retrievalEcho } from './retrieval-echo.js';
 import { cprPathPrefixMatch, headConsumes } from './retrieval-route-loose.js';
 import { secondFulfillment } from './second-fulfillment.js';
@@ -168,4 +169,6 @@ export const faults: BrokenImplementation[] = [
   headConsumes,
   cprPathPrefixMatch,
   servedToClient,
+  retrievalQueryEcho,
+  retrievalLanguageEcho,
 ];
