@@ -125,6 +125,48 @@ describe('the --jobs scheduler', () => {
   });
 });
 
+describe('cprc run --jobs: what does not combine', () => {
+  it('refuses --jobs with --shard or --bail before anything runs (exit 2, nothing written)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cprc-jobs-usage-'));
+    try {
+      for (const extra of [['--shard', '1/2', '--seed', '3'], ['--bail']]) {
+        const r = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+          const child = spawn(
+            process.execPath,
+            [
+              BIN,
+              'run',
+              '--reference',
+              '--target',
+              'payee',
+              '--jobs',
+              '2',
+              ...extra,
+              '--reports',
+              join(dir, 'r'),
+            ],
+            { stdio: ['ignore', 'ignore', 'pipe'] },
+          );
+          let stderr = '';
+          child.stderr.on('data', (d: Buffer) => {
+            stderr += d.toString('utf8');
+          });
+          child.on('error', reject);
+          child.on('close', (code) => resolve({ code, stderr }));
+        });
+        expect(r.code).toBe(2);
+        expect(r.stderr).toMatch(
+          extra[0] === '--bail'
+            ? /--bail stops a serial run; drop --jobs/
+            : /--jobs and --shard do not combine/,
+        );
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
 describe('cprc run --reference --jobs 4', () => {
   let dir: string;
   beforeAll(() => {
