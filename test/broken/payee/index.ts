@@ -56,7 +56,7 @@ import { requestIdV1 } from './request-id-v1.js';
 import { retrieval203 } from './retrieval-203.js';
 import { retrievalLanguageEcho, retrievalQueryEcho } from './retrieval-context-echo.js';
 import { retrievalEcho } from './retrieval-echo.js';
-import { cprPathPrefixMatch, headConsumes } from './retrieval-route-loose.js';
+import { cprPathPrefixMatch, headConsumes, headServerError } from './retrieval-route-loose.js';
 import { secondFulfillment } from './second-fulfillment.js';
 import { sequentialTokens } from './sequential-tokens.js';
 import { servedToClient } from './served-to-client.js';
@@ -168,6 +168,7 @@ export const faults: BrokenImplementation[] = [
   qrEcLow,
   headConsumes,
   cprPathPrefixMatch,
+  headServerError,
   servedToClient,
   retrievalQueryEcho,
   retrievalLanguageEcho,

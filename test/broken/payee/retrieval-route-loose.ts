@@ -50,3 +50,24 @@ export const cprPathPrefixMatch: BrokenImplementation = {
       }),
     ),
 };
+
+/** HEAD /cpr/{token} falls through to an unhandled branch: 500, the token unspent. */
+export const headServerError: BrokenImplementation = {
+  id: 'payee-head-500',
+  target: 'payee',
+  fault: 'HEAD /cpr/{token} is answered 500 (an unhandled method), though the token stays unspent',
+  expected: ['PRF-1-UNDEFINED-REQUEST-ERROR'],
+  start: ({ workDir }) =>
+    startBrokenPayee(
+      workDir,
+      {},
+      routingPayee((req, res) => {
+        const path = new URL(String(req.url), 'https://payee.invalid').pathname;
+        if (req.method !== 'HEAD' || !/^\/cpr\/[^/]+$/.test(path)) return false;
+        req.resume();
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end();
+        return true;
+      }),
+    ),
+};

@@ -58,7 +58,8 @@ export const undefinedMethodServesCpr: BrokenImplementation = {
   target: 'payee',
   fault:
     'the retrieval route ignores the method: POST, PUT, PATCH or DELETE to /cpr/{token} serves the CPR (200) like GET',
-  expected: ['PRF-1-UNDEFINED-REQUEST-ERROR'],
+  // serving spends the token: the exact GET that follows gets 410 (only-get-exact-retrieval-path-spends-token)
+  expected: ['CPR-8-TOKEN-USES', 'PRF-1-UNDEFINED-REQUEST-ERROR', 'PRF-2-RETRIEVAL-200'],
   start: ({ workDir }) =>
     startBrokenPayee(
       workDir,
