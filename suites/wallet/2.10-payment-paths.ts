@@ -44,6 +44,7 @@ import {
   railCprArbitrary,
   sharedPerChannel,
   short,
+  supportedRails,
   walletSubInterface,
 } from './_support/index.js';
 
@@ -230,14 +231,16 @@ function derivedCells(wallet: WalletDriver): Promise<Derived[]> {
 }
 
 /**
- * Hint labels whose requests the wallet must pay: the config says it serves them (expectationOf),
- * or it paid one of their cells on some path or amount (which rails a wallet serves depends on
- * neither the delivery form nor the amount, spec 4.5: an open amount is prompted for).
+ * Hint labels whose requests the wallet must pay: those `wallet.supported_rails` says it serves
+ * (expectationOf); without the list, those it paid on some path or amount (which rails a wallet
+ * serves depends on neither the delivery form nor the amount, spec 4.5: an open amount is
+ * prompted for). With the list, a refusal of a rail it does not declare is never demanded away.
  */
 function mustPay(derived: readonly Derived[]): Set<string> {
+  const declared = supportedRails() !== undefined;
   const out = new Set<string>();
   for (const { cell, result } of derived) {
-    if (result.ok || expectationOf(cell.cpr) === 'payment') out.add(cell.hint.label);
+    if (expectationOf(cell.cpr) === 'payment' || (!declared && result.ok)) out.add(cell.hint.label);
   }
   return out;
 }
