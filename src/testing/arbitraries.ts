@@ -57,6 +57,19 @@ export function evmAddressArbitrary(): fc.Arbitrary<string> {
     .filter((a) => /[a-f]/.test(a.slice(2)) && /[A-F]/.test(a.slice(2)));
 }
 
+/**
+ * An EVM address in every form a document may write it: EIP-55 checksummed (mixed case), all
+ * lower-case or all upper-case hex (single case: no checksum, valid), so that a wallet copying it
+ * is tried on each written form.
+ */
+export function anyCaseEvmAddressArbitrary(): fc.Arbitrary<string> {
+  return fc.oneof(
+    evmAddressArbitrary(),
+    evmAddressArbitrary().map((a) => `0x${a.slice(2).toLowerCase()}`),
+    evmAddressArbitrary().map((a) => `0x${a.slice(2).toUpperCase()}`),
+  );
+}
+
 /** Example IBANs of the official SWIFT IBAN registry (several countries). */
 export const REGISTRY_IBANS: readonly string[] = [
   'DE89370400440532013000',
@@ -158,14 +171,35 @@ const FIAT_OF_RAIL: Readonly<Record<string, readonly string[]>> = {
   NONE: ['EUR', 'USD'],
 };
 
+/** How a chain identifier is written (profile 2): `eip155:N`, decimal `N` or `0x`-hex. */
+type ChainForm = 'eip155' | 'decimal' | 'hex';
+const CHAIN_FORMS: readonly ChainForm[] = ['eip155', 'decimal', 'hex'];
+
+/** Chain `n` written in `form`. */
+function chainIdIn(n: number | bigint, form: ChainForm): string {
+  const v = BigInt(n);
+  return form === 'eip155' ? `eip155:${v}` : form === 'hex' ? `0x${v.toString(16)}` : `${v}`;
+}
+
+/** The chain number of an identifier written by {@link chainIdIn}. */
+function chainNumber(id: string): bigint {
+  return BigInt(id.startsWith('eip155:') ? id.slice('eip155:'.length) : id);
+}
+
 /** The sub-interface fields (top level) and the matching rail_address of one rail. */
 function subInterfaceArbitrary(kind: 'onchain' | 'iban' | 'account' | 'instant-key') {
   switch (kind) {
     case 'onchain':
       return fc
         .record({
-          chain_id: fc.integer({ min: 1, max: 1_000_000 }).map(String),
-          receiver_address: evmAddressArbitrary(),
+          // profile 2: a chain identifier is written eip155:N, N or 0x-hex; the document's and
+          // rail_address's each in its own form (they name the same chain), so that a wallet
+          // copying the sub-interface fields is tried on every form (profile 3: copied verbatim)
+          chain_id: fc
+            .tuple(fc.integer({ min: 1, max: 1_000_000 }), fc.constantFrom(...CHAIN_FORMS))
+            .map(([n, form]) => chainIdIn(n, form)),
+          railChainForm: fc.constantFrom(...CHAIN_FORMS),
+          receiver_address: anyCaseEvmAddressArbitrary(),
           domain_separator: optional(
             fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => `0x${bytesToHex(b)}`),
           ),
@@ -173,11 +207,14 @@ function subInterfaceArbitrary(kind: 'onchain' | 'iban' | 'account' | 'instant-k
             fc.uint8Array({ minLength: 16, maxLength: 16 }).map((b) => bytesToHex(b)),
           ),
           acquirer_id: optional(fc.uuid({ version: 4 })),
-          contract_address: optional(evmAddressArbitrary()),
+          contract_address: optional(anyCaseEvmAddressArbitrary()),
         })
-        .map((f) => ({
+        .map(({ railChainForm, ...f }) => ({
           fields: compact(f),
-          railAddress: { receiver_address: f.receiver_address, chain_id: f.chain_id },
+          railAddress: {
+            receiver_address: f.receiver_address,
+            chain_id: chainIdIn(chainNumber(f.chain_id), railChainForm),
+          },
         }));
     case 'iban':
       return fc
@@ -262,13 +299,7 @@ function cprOfRail(rail: CprRail, nowMs: number): fc.Arbitrary<JsonObject> {
       const asset: JsonObject = { ...r.asset };
       const chain = r.sub.fields.chain_id;
       if (typeof asset.chain_id === 'string' && typeof chain === 'string') {
-        const n = BigInt(chain);
-        asset.chain_id =
-          asset.chain_id === 'eip155'
-            ? `eip155:${n}`
-            : asset.chain_id === 'hex'
-              ? `0x${n.toString(16)}`
-              : `${n}`;
+        asset.chain_id = chainIdIn(chainNumber(chain), asset.chain_id as ChainForm);
       }
       const iso = (ms: number): string => {
         const s = new Date(Math.floor(ms / 1000) * 1000 + (r.withMillis ? ms % 1000 : 0)).toISOString();

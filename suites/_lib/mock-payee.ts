@@ -52,6 +52,12 @@ export interface OfferOptions {
   fullEndpoint?: boolean;
   /** Hex digits of the endpoint's percent-encoding in the URI: `upper` (default, as encodeURIComponent) or `lower`. */
   percentCase?: 'upper' | 'lower';
+  /**
+   * Leave the sub-delimiters `+ $ , ;` of the endpoint unencoded in the URI (RFC 3986 3.4: a query
+   * may hold them as they are; `&` and `=` stay encoded, they delimit the URI's own parameters).
+   * A reader percent-decodes the parameter (a `+` is a `+`, not a space as in HTML forms).
+   */
+  rawSubDelims?: boolean;
   /** Answer the retrieval with redirects instead of the CPR. */
   redirect?: MockRedirect;
 }
@@ -462,6 +468,8 @@ export async function startMockPayee(): Promise<MockPayee | undefined> {
       const fullPath = options.fullEndpoint ? `${path.replace(/\/+$/, '')}/cpr/${token}` : path;
       const endpoint = `${origin}${fullPath}${options.query === undefined ? '' : `?${options.query}`}`;
       let encoded = encodeURIComponent(endpoint);
+      // %2B, %24, %2C, %3B come only from + $ , ; (a "%" of the endpoint is written %25)
+      if (options.rawSubDelims) encoded = encoded.replace(/%(2B|24|2C|3B)/g, (m) => decodeURIComponent(m));
       if (options.percentCase === 'lower') encoded = encoded.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
       const targets = retrievalTargets(token, path, options.query, options.fullEndpoint);
       const live: LiveOffer = { cpr, options, uses: 0, hops: 0, keys: new Set() };

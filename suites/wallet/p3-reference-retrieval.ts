@@ -2,8 +2,10 @@
  * Profile section 3, "Retrieval of a reference URI" (spec 4.1, 4.2, 5 rule 4; profile 2's
  * reference-URI forms), through a mock payee the suite runs on loopback:
  * - every token form (lowercase base32 and hex, short and long) and every endpoint form (bare
- *   origin, a path of one or several segments, a trailing slash, percent-escapes in the path, the
- *   endpoint percent-encoded in lower-case hex, `localhost`, `127.0.0.1` and `[::1]`, another port,
+ *   origin, a path of one or several segments, a trailing slash, percent-escapes in the path,
+ *   `+`, `~` and sub-delimiters in the path, raw or percent-encoded in the URI (RFC 3986 decoding:
+ *   a `+` is a `+`), the endpoint percent-encoded in lower-case hex, `localhost`, `127.0.0.1` and
+ *   `[::1]`, another port,
  *   an endpoint already ending in `/cpr/{token}`) is resolved, and retrieved at exactly
  *   `{endpoint}/cpr/{token}`: nothing carrying the token reaches another path or port;
  * - an endpoint with a query: every reading the suite allows (AMB-39);
@@ -121,6 +123,20 @@ const ENDPOINT_FORMS: readonly Form[] = [
   {
     what: 'a path with percent-escapes (%2F, %3F, %25, UTF-8)',
     options: () => ({ path: '/shop%2Fmain/caf%C3%A9%3Fsale%25' }),
+  },
+  {
+    what: 'a path with +, ~ and sub-delimiters (encoded as encodeURIComponent does: %2B, %24...)',
+    options: () => ({ path: "/pay+v1/~shop/a!$'()*,;b" }),
+  },
+  {
+    // RFC 3986 percent-decoding: a "+" is a "+" (form decoding would make it a space)
+    what: 'a path with + $ , ; written unencoded in the URI (RFC 3986 query characters)',
+    options: () => ({ path: '/pay+v1/~shop/a+b$c,d;e', rawSubDelims: true }),
+  },
+  {
+    // decoded once: %2B and %2F stay escapes in the path (decoding twice changes the path)
+    what: 'a path with the escapes %2B, %2F and %7E',
+    options: () => ({ path: '/pay%2Bv1/a%2Fb/%7Eshop' }),
   },
   {
     what: 'an endpoint percent-encoded in lower-case hex',
@@ -427,7 +443,7 @@ describe('Profile section 3: retrieval of a reference URI (paying application)',
     check(
       'reference-uri-every-endpoint-form-yields-payment',
       ['CPR-4.3-WALLET-RESOLVES-URI'],
-      'a reference URI of every endpoint form (bare origin, a path of one or several segments, a trailing slash, percent-escapes, lower-case percent-encoding, localhost, 127.0.0.1, [::1], another port) yields a Payment of the CPR behind it',
+      'a reference URI of every endpoint form (bare origin, a path of one or several segments, a trailing slash, percent-escapes, + and sub-delimiters raw or encoded (a + is a +), lower-case percent-encoding, localhost, 127.0.0.1, [::1], another port) yields a Payment of the CPR behind it',
       () => everyFormPaid(wallet, ENDPOINT_FORMS),
     );
 

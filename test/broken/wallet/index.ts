@@ -36,10 +36,12 @@ import { retrievalFaults } from './retrieval-faults.js';
 import { reusedPaymentId } from './reused-payment-id.js';
 import { roundsAmount } from './rounds-amount.js';
 import { rulesBeyondStructureFaults } from './rules-beyond-structure.js';
+import { sharedContextRace } from './shared-context-race.js';
 import { silentUnsupportedRail } from './silent-unsupported-rail.js';
 import { stateFromExtensions } from './state-from-extensions.js';
 import { stateNotCreated } from './state-not-created.js';
 import { undefinedFrameworkPage, undefinedMethodDerives, unknownPath500 } from './undefined-requests.js';
+import { verbatimFaults } from './verbatim-faults.js';
 import { wireGarbage } from './wire-garbage.js';
 
 const all = [
@@ -83,6 +85,8 @@ const all = [
   retrievesOverHttp,
   paysAtExpiryInstant,
   ...retrievalFaults,
+  ...verbatimFaults,
+  sharedContextRace,
   ...readingFaults,
   ...pathsFaults,
   ...rulesBeyondStructureFaults,

@@ -515,6 +515,21 @@ export const queryIntoPath = brokenWallet({
 });
 
 /** The broken wallets of the retrieval of reference URIs. */
+export const endpointFormDecoded = brokenWallet({
+  id: 'wallet-retrieval-endpoint-form-decoded',
+  fault:
+    "the endpoint parameter is read with URLSearchParams (HTML form decoding): a '+' written in the URI becomes a space",
+  expected: ['CPR-4.3-WALLET-RESOLVES-URI', 'PRF-3-RETRIEVAL-URL'],
+  core: retrievalCore({
+    url: (uri, url) => {
+      const { token } = parts(uri);
+      const endpoint = new URLSearchParams(uri.slice(uri.indexOf('?') + 1)).get('endpoint');
+      if (endpoint === null) return url;
+      return /\/cpr\/[a-z0-9]+$/.test(endpoint) ? endpoint : `${endpoint.replace(/\/+$/, '')}/cpr/${token}`;
+    },
+  }),
+});
+
 export const retrievalFaults = [
   acceptsAnyCertificate,
   ignoresHostName,
@@ -532,5 +547,6 @@ export const retrievalFaults = [
   refusesHexTokens,
   fullEndpointAppended,
   endpointDecodedTwice,
+  endpointFormDecoded,
   queryIntoPath,
 ];

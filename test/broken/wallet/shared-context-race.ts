@@ -1,0 +1,37 @@
+/**
+ * A wallet whose derivation parks its context in one slot shared by every request, across an
+ * await (a module-level "current context" set on entry and read after I/O): one at a time it is
+ * the reference; under concurrent derivations each Payment carries the payer, rail,
+ * authorization and payer's amount of whichever request came last.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createWalletCore } from '../../../src/reference/wallet/index.js';
+import { brokenWallet } from './harness.js';
+
+export const sharedContextRace = brokenWallet({
+  id: 'wallet-shared-context-race',
+  fault:
+    'the derivation context is kept in a slot shared by all requests across an await: concurrent derivations carry each other’s payer, rail, authorization and payer_amount',
+  expected: [
+    'CPR-2.10-PAYER',
+    'CPR-2.10-AUTHORIZATION',
+    'PRF-3-PAYMENT-CONTEXT-RAIL',
+    'CPR-2.10-REQUEST-ID-BOUND',
+    'CPR-2.10-INTENT-REFERENCE',
+    'CPR-4.5-OPEN-AMOUNT',
+    'CPR-2.10-ID',
+  ],
+  core: (options) => {
+    const core = createWalletCore(options);
+    let parked: unknown;
+    return {
+      async derive(body) {
+        if (typeof body !== 'object' || body === null || !('context' in body)) return core.derive(body);
+        parked = (body as { context: unknown }).context;
+        await sleep(30); // the retrieval or a lookup the real wallet awaits here
+        return core.derive({ ...(body as object), context: parked });
+      },
+      close: () => core.close(),
+    };
+  },
+});
