@@ -232,30 +232,34 @@ async function main(): Promise<void> {
   }
 
   async function distanceRuns(): Promise<void> {
-    const near = await startStack(join(tmp, 'loopback'), undefined);
-    const far = await startStack(join(tmp, 'distant'), DELAY_MS);
-    try {
-      const cases = [
-        { name: 'loopback, serial', args: ['--config', near.config], once: false },
-        {
-          name: `loopback, --jobs ${JOBS}`,
-          args: ['--config', near.config, '--jobs', String(JOBS)],
-          once: false,
-        },
-        // the serial run at a distance is long: it is measured once
-        { name: `${2 * DELAY_MS} ms round trip, serial`, args: ['--config', far.config], once: true },
-        {
-          name: `${2 * DELAY_MS} ms round trip, --jobs ${JOBS}`,
-          args: ['--config', far.config, '--jobs', String(JOBS)],
-          once: false,
-        },
-      ];
-      const times = cases.map(() => [] as number[]);
-      let base: Map<string, string> | undefined;
+    // every run gets a stack of its own, started afresh: a stack that lived through an earlier
+    // run keeps what that run left (a test clock moved forward, balances spent)
+    const cases = [
+      { name: 'loopback, serial', delay: undefined, jobs: [] as string[], once: false },
+      { name: `loopback, --jobs ${JOBS}`, delay: undefined, jobs: ['--jobs', String(JOBS)], once: false },
+      // the serial run at a distance is long: it is measured once
+      { name: `${2 * DELAY_MS} ms round trip, serial`, delay: DELAY_MS, jobs: [] as string[], once: true },
+      {
+        name: `${2 * DELAY_MS} ms round trip, --jobs ${JOBS}`,
+        delay: DELAY_MS,
+        jobs: ['--jobs', String(JOBS)],
+        once: false,
+      },
+    ];
+    const times = cases.map(() => [] as number[]);
+    let base: Map<string, string> | undefined;
+    let stacks = 0;
+    {
       for (let i = 0; i < REPEAT; i++) {
         for (const [k, c] of cases.entries()) {
           if (c.once && i > 0) continue;
-          const r = await run(c.args);
+          const stack = await startStack(join(tmp, `stack-${stacks++}`), c.delay);
+          let r: { ms: number; states: Map<string, string> };
+          try {
+            r = await run(['--config', stack.config, ...c.jobs]);
+          } finally {
+            await stack.close();
+          }
           times[k]?.push(r.ms);
           say(`  (${c.name}: ${(r.ms / 1000).toFixed(1)} s; load ${load()})`);
           base ??= r.states;
@@ -269,7 +273,7 @@ async function main(): Promise<void> {
       }
       const loop = median(times[0] ?? [1]);
       say(
-        `the same suites against one reference stack started here, reached directly and through a TCP proxy holding bytes ${DELAY_MS} ms each way:`,
+        `the same suites against a reference stack started here for each run, reached directly and through a TCP proxy holding bytes ${DELAY_MS} ms each way:`,
       );
       for (const [k, c] of cases.entries()) {
         const ms = median(times[k] ?? [0]);
@@ -278,9 +282,6 @@ async function main(): Promise<void> {
         );
       }
       say(`load average after: ${load()}`);
-    } finally {
-      await near.close();
-      await far.close();
     }
   }
 }
