@@ -51,7 +51,7 @@ describe('files', () => {
 
   it('a warning alone leaves the document valid', async () => {
     const dir = testScratchDir('inputs');
-    writeFileSync(join(dir, 'w.json'), JSON.stringify(load('receiver-address-lowercase-ok')));
+    writeFileSync(join(dir, 'w.json'), JSON.stringify(load('rail-hint-unknown-fail'))); // wallet reading: a warning only
     const [r] = await all([join(dir, 'w.json')]);
     expect(r?.findings.length).toBeGreaterThan(0);
     expect(r?.findings.every((f) => f.severity === 'warning')).toBe(true);
