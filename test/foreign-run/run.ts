@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { packageRoot } from '../../src/paths.js';
+import { inconclusiveRace } from './expected.js';
 
 /** A target of the suite. */
 export type ForeignTarget = 'payee' | 'wallet' | 'operator';
@@ -232,7 +233,8 @@ const RANK: Record<string, number> = { passed: 0, skipped: 0, warning: 1, failed
 /**
  * Compares a faulty run with the clean run of the same targets: `detected` when a check failed or
  * errored that did not in the clean run (the run fails at level profile), `warned` when only new
- * warnings appeared, `missed` when no check did worse.
+ * warnings appeared, `missed` when no check did worse. An inconclusive race (the machine was too
+ * loaded to make it tight) is no verdict on the target and counts as passed.
  */
 export function compareRuns(
   clean: readonly CheckState[],
@@ -240,6 +242,7 @@ export function compareRuns(
 ): { detection: Exclude<Detection, 'no-verdict'>; tripped: FaultVerdict['tripped'] } {
   const before = new Map(clean.map((c) => [c.id, c.state]));
   const tripped = faulty
+    .filter((c) => !inconclusiveRace(c))
     .filter((c) => (RANK[c.state] ?? 2) > (RANK[before.get(c.id) ?? 'passed'] ?? 0))
     .map((c) => ({ id: c.id, state: c.state, requirements: c.requirements, message: c.message }));
   const detection = tripped.some((t) => t.state === 'failed' || t.state === 'error')
