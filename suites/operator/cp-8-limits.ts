@@ -11,9 +11,11 @@ import {
   lockRequest,
   newKey,
   type OperatorSetup,
+  operatorNow,
   renew,
   renewalEntry,
   setup,
+  utcSeconds,
 } from './_support/index.js';
 
 type Result = Awaited<ReturnType<OperatorSetup['op']['issue']>>;
@@ -198,6 +200,23 @@ describe('Cash-Pack API section 8 and profile section 4: limits are inclusive, a
           `issue with expires_at ${lifetime} s from now (range ${min}..${max} s)`,
         );
       }
+    },
+  );
+
+  check(
+    'expiry-exactly-max-after-created-at-accepted',
+    ['PRF-4-LIMITS-INCLUSIVE', 'CP-8-EXPIRY-RANGE'],
+    `an expires_at exactly max_expiry_seconds after the Lock Request's created_at, created_at ${SKEW} s before the Operator's now, is accepted (AMB-40: in range whether "ahead" counts from created_at, exactly the bound, or from now, ${SKEW} s inside it)`,
+    async () => {
+      const s = await setup();
+      const max = s.policy.max_expiry_seconds;
+      const created = Math.floor(operatorNow() / 1000) * 1000 - SKEW * 1000;
+      const overrides = { created_at: utcSeconds(created), expires_at: utcSeconds(created + max * 1000) };
+      await issueAndRelease(
+        s,
+        lockRequest(s, { overrides }).request,
+        `issue with created_at ${overrides.created_at} and expires_at ${overrides.expires_at}, exactly max_expiry_seconds ${max} s apart`,
+      );
     },
   );
 

@@ -23,6 +23,7 @@ import { exactBalanceRefused } from './exact-balance-refused.js';
 import { expiredFundsWaitForAccess } from './expired-funds-wait-for-access.js';
 import { expiredStillActive } from './expired-still-active.js';
 import { expiryKeepsFunds } from './expiry-keeps-funds.js';
+import { expiryMaxExclusiveFromCreated } from './expiry-max-exclusive-from-created.js';
 import { expiryNotEnforcedLive } from './expiry-not-enforced-live.js';
 import { expiryNotEnforcedNoClock } from './expiry-not-enforced-no-clock.js';
 import { expiryRangeLenient } from './expiry-range-lenient.js';
@@ -152,6 +153,7 @@ export const faults: BrokenImplementation[] = [
   idempotentReplays,
   expiryRangeLenient,
   expiryRangeNarrowed,
+  expiryMaxExclusiveFromCreated,
   lenientTimestamps,
   missingSignature400,
   nonStringMembersAccepted,
