@@ -586,7 +586,64 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
       const ext = (cpr: JsonObject, add: JsonObject): JsonObject => ({
         extensions: { ...((cpr.extensions as JsonObject | undefined) ?? {}), ...add },
       });
+      // inside the CPR's own objects (payee, payee.rail_address, value), which a wallet copies from
+      const inPayee = (cpr: JsonObject, add: JsonObject): JsonObject => ({
+        payee: { ...(cpr.payee as JsonObject), ...add },
+      });
+      const inAddress = (cpr: JsonObject, add: JsonObject): JsonObject => {
+        const payee = cpr.payee as JsonObject;
+        return { payee: { ...payee, rail_address: { ...(payee.rail_address as JsonObject), ...add } } };
+      };
+      const inValue = (cpr: JsonObject, add: JsonObject): JsonObject => ({
+        value: { ...(cpr.value as JsonObject), ...add },
+      });
       return [
+        {
+          kind: 'payer',
+          what: 'a payee.payer_ref',
+          overrides: (c) => inPayee(c, { payer_ref: `ref-${marker}` }),
+        },
+        {
+          kind: 'payer',
+          what: 'a payee.rail_address.debtor_name',
+          overrides: (c) => inAddress(c, { debtor_name: `Mallory ${marker}` }),
+        },
+        {
+          kind: 'payer',
+          what: 'a value.payer',
+          overrides: (c) => inValue(c, { payer: { id: `payer-${marker}` } }),
+        },
+        {
+          kind: 'payer',
+          what: 'a payer_email in an array inside payee',
+          overrides: (c) => inPayee(c, { contacts: [{ payer_email: `${marker}@example.org` }] }),
+        },
+        {
+          kind: 'authorization',
+          what: 'a payee.authorization',
+          overrides: (c) => inPayee(c, { authorization: `auth-${marker}` }),
+        },
+        {
+          kind: 'authorization',
+          what: 'a payee.rail_address.mandate_id',
+          overrides: (c) => inAddress(c, { mandate_id: `mandate-${marker}` }),
+        },
+        {
+          kind: 'authorization',
+          what: 'a value.permit',
+          overrides: (c) => inValue(c, { permit: `permit-${marker}` }),
+        },
+        { kind: 'state', what: 'a payee.status', overrides: (c) => inPayee(c, { status: `PAID-${marker}` }) },
+        {
+          kind: 'state',
+          what: 'a payee.rail_address.settlement_ref',
+          overrides: (c) => inAddress(c, { settlement_ref: `settled-${marker}` }),
+        },
+        {
+          kind: 'state',
+          what: 'a value.state',
+          overrides: (c) => inValue(c, { state: `SETTLED-${marker}` }),
+        },
         {
           kind: 'payer',
           what: 'a top-level payer',
@@ -727,7 +784,7 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
       check(
         `${kind}-data-in-cpr-never-reaches-payment`,
         [...ids],
-        `${kind} data carried by a CPR (top level or extensions) never reaches the Payment: the wallet refuses the CPR or ignores the data`,
+        `${kind} data carried by a CPR (top level, payee, payee.rail_address, value, nested objects and arrays, extensions) never reaches the Payment: the wallet refuses the CPR or ignores the data`,
         async () => {
           const marker = randomUUID();
           const rail = await payableRail(wallet);

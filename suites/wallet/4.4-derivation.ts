@@ -420,6 +420,33 @@ describe('CPR-1.0 section 4.4: derivation operation', () => {
     );
 
     check(
+      'wallet-accepts-blank-display-name',
+      ['PRF-2-DISPLAY-NAME-NOT-BLANK'],
+      'a wallet accepts a payee.display_name that is empty or only white space (ASCII or Unicode), as a CPR object and as an inline URI (profile 2: only a payee must not emit it)',
+      async () => {
+        const names = ['', ' ', '   ', '\t', '\n', ' \r\n\t ', '\u00a0', '\u2003', '\u3000', '\u2028'];
+        const cases = names.flatMap((name) => [
+          { name, inline: false },
+          { name, inline: true },
+        ]);
+        await allCases(
+          cases,
+          (c) =>
+            `display_name ${JSON.stringify(c.name)} ${c.inline ? 'in an inline URI' : 'in the CPR object'}`,
+          async (c) => {
+            const base = await baseCpr(wallet);
+            const cpr = { ...base, payee: { ...(base.payee as JsonObject), display_name: c.name } };
+            const body = c.inline ? { uri: encodeInlineUri(cpr) } : { cpr };
+            expectPayment(
+              await wallet.derive({ ...body, context: deriveContext() }),
+              `the request whose payee.display_name is ${JSON.stringify(c.name)}${c.inline ? ' (inline URI)' : ''}`,
+            );
+          },
+        );
+      },
+    );
+
+    check(
       'every-required-member-omitted-one-at-a-time-refused',
       ['CPR-2.1-REQUIRED-FIELDS', 'CPR-4.4-PARSE-VALIDATE', 'CPR-INV-7-VALIDATES-BASE'],
       'parse and validate the structure: a request missing any one required member (cpr_version, request_id, created_at, expires_at, payee, value) is refused',

@@ -6,6 +6,7 @@ import { expiresAtOptional, extensionsNeverRead } from './base-fields.js';
 import { chokesOnExtensions } from './chokes-on-extensions.js';
 import { conditionsWrong } from './conditions-wrong.js';
 import { contextRailReplaced } from './context-rail-replaced.js';
+import { displayNameBlankRefused } from './display-name-blank-refused.js';
 import type { WalletFault } from './harness.js';
 import {
   harnessBodyUnchecked,
@@ -22,6 +23,7 @@ import { openAmountIgnored } from './open-amount-ignored.js';
 import { ownAuthorization } from './own-authorization.js';
 import { partialAmount } from './partial-amount.js';
 import { pathsFaults } from './paths-faults.js';
+import { payeeCopiedUnscreened } from './payee-copied-unscreened.js';
 import { payeeDescriptorOnly } from './payee-descriptor-only.js';
 import { payerFromExtensions } from './payer-from-extensions.js';
 import { payerDetailsFromExtensions, stateFromDottedStatus } from './payer-readings.js';
@@ -54,6 +56,8 @@ const all = [
   stateNotCreated,
   reusedPaymentId,
   payerFromExtensions,
+  payeeCopiedUnscreened,
+  displayNameBlankRefused,
   payerDetailsFromExtensions,
   stateFromDottedStatus,
   undefinedMethodDerives,
