@@ -243,7 +243,25 @@ describe('the payer-data walk and the document view, read the short way', () => 
     const words = [...PAYER_KEYS, ...SEPARATION_KEYS, 'signature', 'request', 'rail', 'mandate', 'payee'];
     const piece = fc.oneof(
       fc.constantFrom(...words),
-      fc.constantFrom(':', '/', '.', '_', '-', ' ', '\u0130', '\u212a', '\u00e9', 'K', 'S', 'X', '9', '\u00a0', '\u3000', '\t', '@'),
+      fc.constantFrom(
+        ':',
+        '/',
+        '.',
+        '_',
+        '-',
+        ' ',
+        '\u0130',
+        '\u212a',
+        '\u00e9',
+        'K',
+        'S',
+        'X',
+        '9',
+        '\u00a0',
+        '\u3000',
+        '\t',
+        '@',
+      ),
       fc.string({ maxLength: 3 }),
       fc.string({ unit: codePointArbitrary(), maxLength: 2 }),
     );
