@@ -7,7 +7,7 @@
 //   npm run foreign -- --fault ID[,ID...]        these faults
 //   npm run foreign -- --target wallet           one target's faults (also --class NAME)
 //   npm run foreign -- --jobs 1 --seed 7 --runs 100
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../../src/paths.js';
 import { unexpectedWarnings } from './expected.js';
@@ -74,7 +74,8 @@ async function main(): Promise<void> {
   if (wanted) {
     const unknown = wanted.filter((id) => !faults.some((f) => f.id === id));
     if (unknown.length) fail(`no such foreign fault: ${unknown.join(', ')} (see test/foreign/faults.mjs)`);
-    faults = faults.filter((f) => wanted.includes(f.id));
+    // in the order given, so that a partial run answers the faults asked first
+    faults = wanted.map((id) => faults.find((f) => f.id === id) as ForeignFault);
   }
   const target = opts.get('--target');
   if (target !== undefined) {
@@ -108,6 +109,12 @@ async function main(): Promise<void> {
       const v = await judgeFault(fault, clean.checks, { seed, runs });
       verdicts.push(v);
       process.stdout.write(`${progressLine(v, verdicts.length, faults.length)}\n`);
+      // kept as it grows: a run stopped part way still leaves what it measured
+      mkdirSync(out, { recursive: true });
+      writeFileSync(
+        join(out, 'foreign.partial.json'),
+        `${JSON.stringify({ seed, runs, verdicts }, null, 2)}\n`,
+      );
     }
   };
   await Promise.all(Array.from({ length: Math.min(jobs, faults.length) }, worker));
@@ -122,6 +129,7 @@ async function main(): Promise<void> {
     join(out, 'foreign.md'),
     markdownReport(verdicts, { seed, runs, minutes, clean: clean.checks }),
   );
+  rmSync(join(out, 'foreign.partial.json'), { force: true });
   process.stdout.write(`foreign: ${minutes.toFixed(1)} min; reports in ${out}\n`);
   process.exitCode = bad.length > 0 || verdicts.some((v) => v.detection === 'no-verdict') ? 1 : 0;
 }
