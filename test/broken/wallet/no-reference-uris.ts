@@ -16,6 +16,12 @@ export const noReferenceUris = brokenWallet({
     'PRF-3-DERIVE-ERROR-CODES',
     'PRF-3-PAYER-DATA-REFUSED-OR-IGNORED',
     'PRF-3-RETRIEVAL-URL',
+    'CPR-2.10-AUTHORIZATION',
+    'CPR-2.10-ID',
+    'CPR-2.10-INTENT-REFERENCE',
+    'CPR-2.10-PAYER',
+    'CPR-2.10-REQUEST-ID-BOUND',
+    'PRF-3-PAYMENT-CONTEXT-RAIL',
   ],
   core: (options) => ({
     // the reference derivation, without its CPR fetcher
