@@ -22,6 +22,6 @@ export const errorBodyNoMessage: BrokenImplementation = {
   id: 'payee-error-body-no-message',
   target: 'payee',
   fault: 'the 404 TOKEN_UNKNOWN error body has no "message"',
-  expected: ['PRF-1-ERROR-BODY'],
+  expected: ['PRF-1-ERROR-BODY', 'PRF-1-UNDEFINED-REQUEST-ERROR'],
   start: ({ workDir }) => startBrokenPayee(workDir, { tokenStore: new PeekableTokenStore() }, TersePayee),
 };

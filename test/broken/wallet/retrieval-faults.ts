@@ -355,6 +355,12 @@ export const dropsPort = brokenWallet({
     'PRF-3-DERIVE-ERROR-CODES',
     'PRF-3-PAYER-DATA-REFUSED-OR-IGNORED',
     'PRF-3-RETRIEVAL-URL',
+    'CPR-2.10-AUTHORIZATION',
+    'CPR-2.10-ID',
+    'CPR-2.10-INTENT-REFERENCE',
+    'CPR-2.10-PAYER',
+    'CPR-2.10-REQUEST-ID-BOUND',
+    'PRF-3-PAYMENT-CONTEXT-RAIL',
   ],
   core: retrievalCore({
     url: (_uri, url) => {
@@ -419,6 +425,12 @@ export const doubleSlash = brokenWallet({
     'PRF-3-DERIVE-ERROR-CODES',
     'PRF-3-PAYER-DATA-REFUSED-OR-IGNORED',
     'PRF-3-RETRIEVAL-URL',
+    'CPR-2.10-AUTHORIZATION',
+    'CPR-2.10-ID',
+    'CPR-2.10-INTENT-REFERENCE',
+    'CPR-2.10-PAYER',
+    'CPR-2.10-REQUEST-ID-BOUND',
+    'PRF-3-PAYMENT-CONTEXT-RAIL',
   ],
   core: retrievalCore({
     url: (uri, url) => {
@@ -448,6 +460,12 @@ export const refusesHexTokens = brokenWallet({
     'PRF-3-DERIVE-ERROR-CODES',
     'PRF-3-PAYER-DATA-REFUSED-OR-IGNORED',
     'PRF-3-RETRIEVAL-URL',
+    'CPR-2.10-AUTHORIZATION',
+    'CPR-2.10-ID',
+    'CPR-2.10-INTENT-REFERENCE',
+    'CPR-2.10-PAYER',
+    'CPR-2.10-REQUEST-ID-BOUND',
+    'PRF-3-PAYMENT-CONTEXT-RAIL',
   ],
   core: (options) => {
     const inner = retrievalCore({})(options);
