@@ -246,6 +246,28 @@ function upperCaseBase32(uri: string, url: string): string {
     : url;
 }
 
+/**
+ * What a wallet that resolves no reference URI at all trips: its own retrieval IDs, and the
+ * delivery-path checks (every path, rail and amount kind), each failing through every reference
+ * URI cell.
+ */
+export const NO_REFERENCE_URI_PAID: string[] = [
+  'CPR-4.3-WALLET-RESOLVES-URI',
+  'CPR-4.4-ASSEMBLE-PAYMENT',
+  'CPR-4.5-OPEN-AMOUNT',
+  'CPR-INV-7-DERIVATION',
+  'PRF-2-REFERENCE-FULL-ENDPOINT',
+  'PRF-3-DERIVE-ERROR-CODES',
+  'PRF-3-PAYER-DATA-REFUSED-OR-IGNORED',
+  'PRF-3-RETRIEVAL-URL',
+  'CPR-2.10-AUTHORIZATION',
+  'CPR-2.10-ID',
+  'CPR-2.10-INTENT-REFERENCE',
+  'CPR-2.10-PAYER',
+  'CPR-2.10-REQUEST-ID-BOUND',
+  'PRF-3-PAYMENT-CONTEXT-RAIL',
+];
+
 export const acceptsAnyCertificate = brokenWallet({
   id: 'wallet-retrieval-accepts-any-certificate',
   fault:
@@ -345,23 +367,7 @@ export const dropsPort = brokenWallet({
   id: 'wallet-retrieval-drops-port',
   fault:
     "the retrieval URL is built from the endpoint's host name and path: its port is dropped (443 is asked)",
-  expected: [
-    // the delivery-path checks (every path, rail and amount kind) fail through every reference URI too
-    'CPR-4.3-WALLET-RESOLVES-URI',
-    'CPR-4.4-ASSEMBLE-PAYMENT',
-    'CPR-4.5-OPEN-AMOUNT',
-    'CPR-INV-7-DERIVATION',
-    'PRF-2-REFERENCE-FULL-ENDPOINT',
-    'PRF-3-DERIVE-ERROR-CODES',
-    'PRF-3-PAYER-DATA-REFUSED-OR-IGNORED',
-    'PRF-3-RETRIEVAL-URL',
-    'CPR-2.10-AUTHORIZATION',
-    'CPR-2.10-ID',
-    'CPR-2.10-INTENT-REFERENCE',
-    'CPR-2.10-PAYER',
-    'CPR-2.10-REQUEST-ID-BOUND',
-    'PRF-3-PAYMENT-CONTEXT-RAIL',
-  ],
+  expected: NO_REFERENCE_URI_PAID,
   core: retrievalCore({
     url: (_uri, url) => {
       const u = new URL(url);
@@ -416,22 +422,7 @@ export const doubleSlash = brokenWallet({
   id: 'wallet-retrieval-double-slash',
   fault:
     "the retrieval URL is new URL(endpoint).href + '/cpr/' + token: a bare origin's href ends in '/', so the path starts '//cpr/'",
-  expected: [
-    // the delivery-path checks (every path, rail and amount kind) fail through every reference URI too
-    'CPR-4.3-WALLET-RESOLVES-URI',
-    'CPR-4.4-ASSEMBLE-PAYMENT',
-    'CPR-4.5-OPEN-AMOUNT',
-    'CPR-INV-7-DERIVATION',
-    'PRF-3-DERIVE-ERROR-CODES',
-    'PRF-3-PAYER-DATA-REFUSED-OR-IGNORED',
-    'PRF-3-RETRIEVAL-URL',
-    'CPR-2.10-AUTHORIZATION',
-    'CPR-2.10-ID',
-    'CPR-2.10-INTENT-REFERENCE',
-    'CPR-2.10-PAYER',
-    'CPR-2.10-REQUEST-ID-BOUND',
-    'PRF-3-PAYMENT-CONTEXT-RAIL',
-  ],
+  expected: NO_REFERENCE_URI_PAID.filter((id) => id !== 'PRF-2-REFERENCE-FULL-ENDPOINT'),
   core: retrievalCore({
     url: (uri, url) => {
       const { endpoint, token } = parts(uri);
@@ -450,23 +441,7 @@ export const tokenUpperCased = brokenWallet({
 export const refusesHexTokens = brokenWallet({
   id: 'wallet-retrieval-refuses-hex-tokens',
   fault: 'a token that is not base32 (a hex token with 0, 1, 8 or 9) is refused',
-  expected: [
-    // the delivery-path checks (every path, rail and amount kind) fail through every reference URI too
-    'CPR-4.3-WALLET-RESOLVES-URI',
-    'CPR-4.4-ASSEMBLE-PAYMENT',
-    'CPR-4.5-OPEN-AMOUNT',
-    'CPR-INV-7-DERIVATION',
-    'PRF-2-REFERENCE-FULL-ENDPOINT',
-    'PRF-3-DERIVE-ERROR-CODES',
-    'PRF-3-PAYER-DATA-REFUSED-OR-IGNORED',
-    'PRF-3-RETRIEVAL-URL',
-    'CPR-2.10-AUTHORIZATION',
-    'CPR-2.10-ID',
-    'CPR-2.10-INTENT-REFERENCE',
-    'CPR-2.10-PAYER',
-    'CPR-2.10-REQUEST-ID-BOUND',
-    'PRF-3-PAYMENT-CONTEXT-RAIL',
-  ],
+  expected: NO_REFERENCE_URI_PAID,
   core: (options) => {
     const inner = retrievalCore({})(options);
     return {
