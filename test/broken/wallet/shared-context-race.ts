@@ -28,7 +28,7 @@ export const sharedContextRace = brokenWallet({
       async derive(body) {
         if (typeof body !== 'object' || body === null || !('context' in body)) return core.derive(body);
         parked = (body as { context: unknown }).context;
-        await sleep(30); // the retrieval or a lookup the real wallet awaits here
+        await sleep(5); // the retrieval or a lookup the real wallet awaits here
         return core.derive({ ...(body as object), context: parked });
       },
       close: () => core.close(),
