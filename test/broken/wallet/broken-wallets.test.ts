@@ -9,9 +9,11 @@ import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requirementById } from '../../../src/catalog/index.js';
 import { serveWalletLines } from '../../../src/reference/wallet/index.js';
+import { DEFAULT_SUPPORTED_RAILS } from '../../../src/reference/wallet/rails.js';
 import { getSchemaValidator } from '../../../src/schemas/registry.js';
+import { walletVariants } from '../../variants/wallet/index.js';
 import type { StartedBroken } from '../types.js';
-import { stdioEntry } from './harness.js';
+import { channelsOf, startBrokenWallet, stdioEntry } from './harness.js';
 import { faults, walletFaults } from './index.js';
 
 /** A valid SEPA credit transfer CPR around the real clock (the broken wallets use it). */
@@ -73,20 +75,11 @@ describe('a started broken wallet (wallet-reused-payment-id)', () => {
     }
   });
 
-  it('returns a run config the runner accepts, with the HTTPS harness on 127.0.0.1 and the stdio command', () => {
+  it('returns a run config the runner accepts, with the HTTPS harness on 127.0.0.1 and no stdio command (a fault of the shared core is proven over HTTP)', () => {
     const validate = getSchemaValidator('tool/run-config');
     expect(validate(started.config), JSON.stringify(validate.errors)).toBe(true);
     expect(started.config.wallet?.harness_url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/harness$/);
-    expect(started.config.wallet?.command).toEqual([
-      process.execPath,
-      stdioEntry(),
-      '--fault',
-      'wallet-reused-payment-id',
-      '--ca',
-      started.config.tls?.ca_file,
-      '--supported-rails',
-      'ON_CHAIN,SEPA_CT,SEPA_INST,ACH,PIX,UPI',
-    ]);
+    expect(started.config.wallet?.command).toBeUndefined();
     expect(started.config.tls?.suite_ca_key_file).toBeDefined();
   });
 
@@ -105,6 +98,42 @@ describe('a started broken wallet (wallet-reused-payment-id)', () => {
       ids.push(body.payment.id);
     }
     expect(ids[0]).toBe(ids[1]);
+  });
+});
+
+describe('the channels a broken wallet is served on', () => {
+  it('names the stdio command for a fault in a channel’s own answers, and for every permitted variant', async () => {
+    const wire = walletFaults.filter((f) => f.stdioLine || f.notJson);
+    expect(wire.length).toBeGreaterThan(0);
+    for (const f of wire) expect(channelsOf(f), f.id).toEqual(['http', 'stdio']);
+    for (const v of walletVariants) expect(channelsOf(v), v.id).toEqual(['http', 'stdio']);
+    const fault = wire[0] as (typeof wire)[number];
+    const dir = await mkdtemp(join(tmpdir(), 'cprc-broken-wallet-'));
+    try {
+      const served = await startBrokenWallet(fault, dir);
+      try {
+        expect(served.config.wallet?.command).toEqual([
+          process.execPath,
+          stdioEntry(),
+          '--fault',
+          fault.id,
+          '--ca',
+          served.config.tls?.ca_file,
+          '--supported-rails',
+          (fault.supportedRails ?? DEFAULT_SUPPORTED_RAILS).join(','),
+        ]);
+      } finally {
+        await served.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('serves a fault of the shared core over HTTP alone', () => {
+    const core = walletFaults.filter((f) => !f.stdioLine && !f.notJson && !f.channels);
+    expect(core.length).toBeGreaterThan(0);
+    for (const f of core) expect(channelsOf(f), f.id).toEqual(['http']);
   });
 });
 

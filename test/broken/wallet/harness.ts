@@ -68,6 +68,26 @@ export interface WalletFault {
    * (undefined: the reference's; `'derive'`: taken as a derivation, whatever the method or path).
    */
   undefinedAnswer?: (method: string, path: string) => RawHttpAnswer | 'derive' | undefined;
+  /**
+   * The channels the run config names (default: see {@link channelsOf}). The stdio channel is
+   * left out only where it would repeat the HTTP run: both serve the same core.
+   */
+  channels?: readonly WalletChannel[];
+}
+
+/** A channel of the wallet harness (profile 3). */
+export type WalletChannel = 'http' | 'stdio';
+
+/**
+ * The channels a broken wallet is served on in its self-test run: a fault of the shared core
+ * (every channel derives through it, and the suite's checks are the same on both) is proven over
+ * HTTP alone, which halves the run; a fault in a channel's own answers (`stdioLine`, `notJson`)
+ * is served on both, so each channel's driver is proven on what it reads. Permitted variants
+ * always name both channels (every allowed behaviour passes on each).
+ */
+export function channelsOf(fault: WalletFault): readonly WalletChannel[] {
+  if (fault.channels) return fault.channels;
+  return fault.stdioLine || fault.notJson ? ['http', 'stdio'] : ['http'];
 }
 
 /** An HTTP answer written as is (status, headers, body bytes). */
@@ -278,16 +298,20 @@ export async function startBrokenWallet(
       timeouts: { request_ms: 10_000 },
       wallet: {
         harness_url: wallet.harnessUrl,
-        command: [
-          process.execPath,
-          stdioEntry(),
-          '--fault',
-          fault.id,
-          '--ca',
-          caFile,
-          '--supported-rails',
-          supportedRails.join(','),
-        ],
+        ...(channelsOf(fault).includes('stdio')
+          ? {
+              command: [
+                process.execPath,
+                stdioEntry(),
+                '--fault',
+                fault.id,
+                '--ca',
+                caFile,
+                '--supported-rails',
+                supportedRails.join(','),
+              ],
+            }
+          : {}),
         ...(fault.declareSupportedRails === false ? {} : { supported_rails: supportedRails }),
       },
     },

@@ -35,6 +35,8 @@ export function walletVariant(spec: WalletVariantSpec): PermittedVariant & { wal
     ...(spec.supportedRails ? { supportedRails: spec.supportedRails } : {}),
     ...(spec.declareSupportedRails === false ? { declareSupportedRails: false } : {}),
     ...(spec.undefinedAnswer ? { undefinedAnswer: spec.undefinedAnswer } : {}),
+    // an allowed behaviour must pass on every channel
+    channels: ['http', 'stdio'],
   };
   return {
     id: spec.id,
