@@ -2,7 +2,7 @@
 // must trip and the ones it did trip, and each permitted variant with what it tripped (nothing, when
 // it passes). `npm run selftest:matrix` runs them all (exit 1 on any mismatch); `--only <id,...>`
 // runs a subset; `--markdown` prints the tables of docs/selftest-matrix.md; `--from DIR` renders
-// from the runs an `npm test` recorded with CPRC_SELFTEST_RECORD=DIR instead of running them again.
+// from the runs an `npm run selftest` recorded with CPRC_SELFTEST_RECORD=DIR instead of running them again.
 
 import { allVariants } from '../variants/all.js';
 import { allFaults } from './all.js';

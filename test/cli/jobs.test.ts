@@ -180,7 +180,21 @@ describe('cprc run --reference --jobs 4', () => {
     new Promise((resolve, reject) => {
       const child = spawn(
         process.execPath,
-        [BIN, 'run', '--reference', '--seed', '11', '--runs', '1', '--reports', join(dir, reports), ...extra],
+        [
+          BIN,
+          'run',
+          '--reference',
+          '--target',
+          'payee',
+          'operator',
+          '--seed',
+          '11',
+          '--runs',
+          '1',
+          '--reports',
+          join(dir, reports),
+          ...extra,
+        ],
         { stdio: ['ignore', 'ignore', 'pipe'] },
       );
       let stderr = '';

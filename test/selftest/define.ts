@@ -4,6 +4,7 @@ import { recordSelfTestRun } from '../broken/matrix-record.js';
 import { runFault, runVariant } from '../broken/run-fault.js';
 import type { BrokenTarget } from '../broken/types.js';
 import { variantsByTarget } from '../variants/all.js';
+import { inSlice, type SelfTestSlice, selfTestSlice } from './slice.js';
 
 /**
  * Declares the self-test of one target's suite: every deliberately broken implementation of the
@@ -13,16 +14,29 @@ import { variantsByTarget } from '../variants/all.js';
  * are SHOULD/MAY); and every permitted
  * variant (a choice the contract allows) passes the whole suite: no failure, warning or error, exit
  * 0. Runs the built CLI (`npm test` builds first).
+ *
+ * Which of them run is the slice ({@link selfTestSlice}): all of them with `CPRC_SELFTEST=all`
+ * (`npm run selftest`), otherwise one slice of several (`SELFTEST_SLICES`), rotating with the commit.
  */
 export function defineSelfTest(
   target: BrokenTarget,
   part: { index: number; of: number } = { index: 1, of: 1 },
+  slice: SelfTestSlice = selfTestSlice(),
 ): void {
-  // Parts let vitest run the self-test of one target in several workers (each run is mostly a
-  // child process): part i of n takes every n-th fault and variant, starting at the i-th.
-  const mine = <T>(items: readonly T[]): T[] => items.filter((_, k) => k % part.of === part.index - 1);
-  const label = part.of > 1 ? ` (part ${part.index} of ${part.of})` : '';
-  describe(`self-test: ${target} suite against deliberately broken implementations and permitted variants${label}`, () => {
+  // the target's list (broken implementations, then variants) is dealt into the slices; the
+  // slice's share is then dealt into the parts, which let vitest run it in several workers
+  const listed = [...faultsByTarget[target], ...variantsByTarget[target]];
+  const sliced = listed.filter((_, k) => inSlice(slice, k));
+  const ours = new Set(sliced.filter((_, k) => k % part.of === part.index - 1));
+  const mine = <T extends (typeof listed)[number]>(items: readonly T[]): T[] =>
+    items.filter((item) => ours.has(item));
+  const label = [
+    part.of > 1 ? `part ${part.index} of ${part.of}` : '',
+    slice.all ? '' : `slice ${slice.index} of ${slice.of}, ${slice.why}`,
+  ]
+    .filter(Boolean)
+    .join('; ');
+  describe(`self-test: ${target} suite against deliberately broken implementations and permitted variants${label ? ` (${label})` : ''}`, () => {
     it('has broken implementations to prove its checks', () => {
       expect(faultsByTarget[target].length).toBeGreaterThan(0);
     });
