@@ -260,12 +260,6 @@ export const NO_REFERENCE_URI_PAID: string[] = [
   'PRF-3-DERIVE-ERROR-CODES',
   'PRF-3-PAYER-DATA-REFUSED-OR-IGNORED',
   'PRF-3-RETRIEVAL-URL',
-  'CPR-2.10-AUTHORIZATION',
-  'CPR-2.10-ID',
-  'CPR-2.10-INTENT-REFERENCE',
-  'CPR-2.10-PAYER',
-  'CPR-2.10-REQUEST-ID-BOUND',
-  'PRF-3-PAYMENT-CONTEXT-RAIL',
 ];
 
 export const acceptsAnyCertificate = brokenWallet({
