@@ -1,5 +1,16 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -426,6 +437,51 @@ describe('cprc validate limits (max-bytes, timeout)', () => {
     const r = await cprc(['validate', idle, '--timeout', '300']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`no data from ${idle} within 300 ms`);
+  });
+
+  it('reads a FIFO whose writer came first (blocked in its open) or comes after the reader, to its end', async () => {
+    // the writer already waits in open(2): the reader's open lets it write and end at once, so a
+    // look at the FIFO before the read (opened and closed) would drop its data and leave no writer
+    const early = join(dir, 'early.fifo');
+    execFileSync('mkfifo', [early]);
+    const writer = spawn('sh', ['-c', `exec cat '${fixture('sepa-ct-ok')}' > '${early}'`], {
+      stdio: 'ignore',
+    });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const r = await cprc(['validate', early, '--mode', 'payee', '--now', NOW, '--timeout', '5000']);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+    } finally {
+      writer.kill();
+    }
+    // the reader first: no writer yet is no end of input; the document comes in two writes
+    const late = join(dir, 'late.fifo');
+    execFileSync('mkfifo', [late]);
+    const text = readFileSync(fixture('sepa-ct-ok'), 'utf8');
+    const half = Math.floor(text.length / 2);
+    const run = cprc(['validate', late, '--mode', 'payee', '--now', NOW, '--timeout', '5000']);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // non-blocking: ENXIO until the reader has the FIFO open (a blocking open could hang the test)
+    let fd: number | undefined;
+    for (let tries = 0; fd === undefined; tries++) {
+      try {
+        fd = openSync(late, constants.O_WRONLY | constants.O_NONBLOCK);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENXIO' || tries > 100) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+    try {
+      writeSync(fd, text.slice(0, half));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      writeSync(fd, text.slice(half));
+    } finally {
+      closeSync(fd);
+    }
+    const r = await run;
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
   });
 
   it('an NDJSON input without line breaks stops at the max-bytes limit of one line', async () => {

@@ -4,9 +4,20 @@
  *
  * @packageDocumentation
  */
-import { closeSync, constants, fstatSync, open as openFd, openSync, readSync, type Stats } from 'node:fs';
+import {
+  close as closeFd,
+  closeSync,
+  constants,
+  fstatSync,
+  open as openFd,
+  openSync,
+  read as readFd,
+  readSync,
+  type Stats,
+  statSync,
+} from 'node:fs';
 import { open, stat } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { CprcError } from '../../errors.js';
 import { tooLarge } from './limits.js';
 
@@ -97,10 +108,14 @@ async function statPath(path: string): Promise<Stats> {
   }
 }
 
-// Stryker disable all: judged by the FIFO test of test/validator/inputs-read.test.ts, which cannot run under StrykerJS (its vitest worker threads make Node abort on a FIFO descriptor adopted twice); run by hand, it fails for the isFIFO branch made false and for readable: false
+// Stryker disable all: judged by the FIFO tests of test/validator/inputs-read.test.ts and test/cli/validate.test.ts, which cannot run under StrykerJS (its vitest worker threads make Node abort on a FIFO descriptor)
 /**
- * A FIFO as a socket over a raw, non-blocking descriptor: opening a FIFO nobody writes to must
- * not hang, and the socket owns (and closes) the descriptor.
+ * A FIFO as a stream read by polling a raw, non-blocking descriptor. Opening a FIFO nobody writes
+ * to must not hang, and a read end opened before its writer reads 0 bytes (end of file) until a
+ * writer comes: so a read of 0 bytes is the end only after some data came, and before that (no
+ * writer yet, or one gone without writing) the stream waits, as for `EAGAIN` (a writer with
+ * nothing written yet), until the caller's idle timeout. (A socket over the descriptor ended at
+ * that first 0, or waited for ever when the writer came between the open and the first poll.)
  */
 async function openFifo(path: string): Promise<Readable> {
   const fd = await new Promise<number>((resolve, reject) =>
@@ -108,9 +123,43 @@ async function openFifo(path: string): Promise<Readable> {
       err ? reject(cannotRead(path, err)) : resolve(d),
     ),
   );
-  // node:net only for a FIFO: reading files and folders never loads it
-  const { Socket } = await import('node:net');
-  return new Socket({ fd, readable: true, writable: false });
+  const buffer = Buffer.alloc(64 * 1024);
+  let seen = false;
+  let closed = false;
+  let delayMs = 1;
+  let timer: NodeJS.Timeout | undefined;
+  const later = (): void => {
+    timer = setTimeout(pump, delayMs);
+    delayMs = Math.min(delayMs * 2, 50);
+  };
+  const pump = (): void => {
+    if (closed) return;
+    readFd(fd, buffer, 0, buffer.length, null, (err, n) => {
+      if (closed) return;
+      if (err) {
+        if (err.code === 'EAGAIN' || err.code === 'EWOULDBLOCK') later();
+        else stream.destroy(cannotRead(path, err));
+        return;
+      }
+      if (n === 0) {
+        if (seen) stream.push(null);
+        else later();
+        return;
+      }
+      seen = true;
+      delayMs = 1;
+      stream.push(Buffer.from(buffer.subarray(0, n)));
+    });
+  };
+  const stream = new Readable({
+    read: pump,
+    destroy(err, callback) {
+      closed = true;
+      clearTimeout(timer);
+      closeFd(fd, () => callback(err));
+    },
+  });
+  return stream;
 }
 // Stryker restore all
 
@@ -143,9 +192,16 @@ export async function openPathStream(path: string): Promise<Readable> {
 export function readRegularFile(path: string, max: number): Buffer | undefined {
   let fd: number;
   try {
-    // non-blocking: opening a FIFO nobody writes to returns at once (it is then left to the stream)
+    // A FIFO is never opened here, not even for a look: a writer that came while this descriptor
+    // was open would be cut off (SIGPIPE) when it closed, and the stream opened next would wait
+    // for a writer that is gone. The stat opens nothing; the fstat below catches a path swapped
+    // meanwhile (non-blocking: such a FIFO is not waited for).
+    const kind = statSync(path);
+    if (kind.isDirectory()) throw cannotRead(path, { code: 'EISDIR' });
+    if (!kind.isFile()) return undefined;
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
+    if (err instanceof CprcError) throw err;
     throw cannotRead(path, err);
   }
   try {
