@@ -19,7 +19,6 @@ export const sharedContextRace = brokenWallet({
     'CPR-2.10-REQUEST-ID-BOUND',
     'CPR-2.10-INTENT-REFERENCE',
     'CPR-4.5-OPEN-AMOUNT',
-    'CPR-2.10-ID',
   ],
   core: (options) => {
     const core = createWalletCore(options);
