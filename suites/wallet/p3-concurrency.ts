@@ -7,10 +7,10 @@
  * Payment must be made of its own request and context alone: a wallet that parks a derivation's
  * inputs in a slot shared across an await hands one request's payer, rail or authorization to
  * another; a wallet that makes ids from a counter or a clock read across an await gives two
- * Payments one id (a check of its own). Each request is first derived alone (which also warms the connection), and each Payment
- * of the burst is graded against that one: the check finds what overlap changes (a member right
- * alone and wrong in the burst, or carrying another request's value), while a member the wallet
- * derives wrongly either way is left to the per-field checks.
+ * Payments one id (a check of its own). Each request is first derived alone (which also warms
+ * the connection), and each Payment of the burst is graded against that one: the check finds what
+ * overlap changes (a member right alone and wrong in the burst, or carrying another request's
+ * value), while a member the wallet derives wrongly either way is left to the per-field checks.
  */
 
 import { AssertionError } from 'node:assert';
