@@ -182,10 +182,10 @@ export async function openPathStream(path: string): Promise<Readable> {
 }
 
 /**
- * Reads a regular file whole, synchronously, under the `max-bytes` cap: one open, one stat of the
- * open file and one read of one byte more than its size (a file that grew meanwhile is read on to
- * its end, and refused past `max`). A folder of small
- * documents is read so without a stream, a timer or a trip through the thread pool per file.
+ * Reads a regular file whole, synchronously, under the `max-bytes` cap: one stat of the path, one
+ * open, one stat of the open file and one read of one byte more than its size (a file that grew
+ * meanwhile is read on to its end, and refused past `max`). A folder of small documents is read
+ * so without a stream, a timer or a trip through the thread pool per file.
  * Returns `undefined` for a path that is no regular file (a FIFO, a device: the caller streams it
  * with {@link readPathCapped}, which never blocks on a FIFO nobody writes to).
  */
@@ -194,8 +194,9 @@ export function readRegularFile(path: string, max: number): Buffer | undefined {
   try {
     // A FIFO is never opened here, not even for a look: a writer that came while this descriptor
     // was open would be cut off (SIGPIPE) when it closed, and the stream opened next would wait
-    // for a writer that is gone. The stat opens nothing; the fstat below catches a path swapped
-    // meanwhile (non-blocking: such a FIFO is not waited for).
+    // for a writer that is gone. The stat opens nothing. (A path swapped for another kind between
+    // the stat and the open fails its read below, named by cannotRead: non-blocking, a FIFO is
+    // not waited for.)
     const kind = statSync(path);
     if (kind.isDirectory()) throw cannotRead(path, { code: 'EISDIR' });
     if (!kind.isFile()) return undefined;
@@ -206,8 +207,6 @@ export function readRegularFile(path: string, max: number): Buffer | undefined {
   }
   try {
     const stats = fstatSync(fd);
-    if (stats.isDirectory()) throw cannotRead(path, { code: 'EISDIR' });
-    if (!stats.isFile()) return undefined;
     if (stats.size > max) throw tooLarge(path, max);
     // one byte more than the file holds: a short read is its end; a full one, a file that grew
     let buf = Buffer.allocUnsafe(stats.size + 1);
