@@ -29,6 +29,10 @@ import {
   short,
 } from './_support/index.js';
 
+/** Why the checks of this file skip the stdio channel. */
+const STDIO_NEVER_OVERLAPS =
+  'the stdio channel carries one request line at a time, each answered before the next is written (profile 3): derivations never overlap there';
+
 /** Requests of one burst. */
 const BURST = 18;
 
@@ -112,10 +116,7 @@ describe('Profile 3: concurrent derivations kept apart', () => {
       ],
       `a burst of ${BURST} derivations sent at once (CPR object, inline URI and reference URI, fixed and open amounts), each with its own context and request: every Payment carries the payer, authorization, context.rail, request_id, intent.reference, amount and display name the same request and context yield derived alone`,
       async () => {
-        if (wallet.channel === 'stdio')
-          skip(
-            'the stdio channel carries one request line at a time, each answered before the next is written (profile 3): derivations never overlap there',
-          );
+        if (wallet.channel === 'stdio') skip(STDIO_NEVER_OVERLAPS);
         const base = await baseCpr(wallet);
         const mock = await startMockPayee();
         if (mock) onCheckEnd(() => mock.close());
@@ -184,10 +185,7 @@ describe('Profile 3: concurrent derivations kept apart', () => {
       ['CPR-2.10-ID'],
       `a burst of ${BURST} derivations of distinct requests sent at once (CPR object and inline URI, fixed and open amounts): no two Payments of the burst share an id`,
       async () => {
-        if (wallet.channel === 'stdio')
-          skip(
-            'the stdio channel carries one request line at a time, each answered before the next is written (profile 3): derivations never overlap there',
-          );
+        if (wallet.channel === 'stdio') skip(STDIO_NEVER_OVERLAPS);
         const base = await baseCpr(wallet);
         const inputs = Array.from({ length: BURST }, (_, i) => {
           const cpr = structuredClone(base);
