@@ -38,7 +38,7 @@ import { retrievalFaults } from './retrieval-faults.js';
 import { reusedPaymentId } from './reused-payment-id.js';
 import { roundsAmount } from './rounds-amount.js';
 import { rulesBeyondStructureFaults } from './rules-beyond-structure.js';
-import { sharedContextRace } from './shared-context-race.js';
+import { sharedContextRace, sharedNextIdRace } from './shared-context-race.js';
 import { silentUnsupportedRail } from './silent-unsupported-rail.js';
 import { stateFromExtensions } from './state-from-extensions.js';
 import { stateNotCreated } from './state-not-created.js';
@@ -91,6 +91,7 @@ const all = [
   ...retrievalFaults,
   ...verbatimFaults,
   sharedContextRace,
+  sharedNextIdRace,
   ...readingFaults,
   ...pathsFaults,
   ...rulesBeyondStructureFaults,

@@ -4,6 +4,7 @@
  * the reference; under concurrent derivations each Payment carries the payer, rail,
  * authorization and payer's amount of whichever request came last.
  */
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createWalletCore } from '../../../src/reference/wallet/index.js';
 import { brokenWallet } from './harness.js';
@@ -29,6 +30,31 @@ export const sharedContextRace = brokenWallet({
         parked = (body as { context: unknown }).context;
         await sleep(5); // the retrieval or a lookup the real wallet awaits here
         return core.derive({ ...(body as object), context: parked });
+      },
+      close: () => core.close(),
+    };
+  },
+});
+
+/**
+ * A wallet whose payment id is read from a shared "next id" before an await and renewed after
+ * it: one at a time every Payment gets a new id; derivations that overlap read the same one.
+ */
+export const sharedNextIdRace = brokenWallet({
+  id: 'wallet-shared-next-id-race',
+  fault:
+    'the payment id is taken from a shared next-id slot before an await and renewed after it: concurrent derivations share one id',
+  expected: ['CPR-2.10-ID'],
+  core: (options) => {
+    const core = createWalletCore(options);
+    let next = randomUUID();
+    return {
+      async derive(body) {
+        const id = next;
+        await sleep(5); // the lookup the real wallet awaits between reading and renewing the slot
+        next = randomUUID();
+        const result = await core.derive(body);
+        return result.ok ? { ok: true, payment: { ...result.payment, id } } : result;
       },
       close: () => core.close(),
     };
