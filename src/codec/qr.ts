@@ -198,6 +198,79 @@ function luminanceOf(rgba: Uint8ClampedArray, width: number, height: number): Ui
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** Pixel size of a module after {@link reducedImage}: the readers find a symbol of 2-pixel modules. */
+const MODULE_PIXELS = 1;
+
+/**
+ * Greatest common divisor of the lengths of the runs of identical pixels in every row and every
+ * column of an RGBA image (`pixels` one 32-bit word per pixel): an image drawn in aligned g x g
+ * blocks (a QR code rendered at g pixels per module, quiet zone included) gives g, or a multiple
+ * of it; any other image gives a smaller number, at worst 1. Stops at 1.
+ */
+function blockSize(pixels: Uint32Array, width: number, height: number): number {
+  const gcd = (a: number, b: number): number => {
+    let x = a;
+    let y = b;
+    while (y !== 0) [x, y] = [y, x % y];
+    return x;
+  };
+  let g = gcd(width, height);
+  for (let y = 0; y < height && g > 1; y++) {
+    const row = y * width;
+    let start = 0;
+    for (let x = 1; x < width; x++) {
+      if (pixels[row + x] !== pixels[row + x - 1]) {
+        g = gcd(g, x - start);
+        start = x;
+      }
+    }
+  }
+  for (let x = 0; x < width && g > 1; x++) {
+    let start = 0;
+    for (let y = 1; y < height; y++) {
+      if (pixels[y * width + x] !== pixels[(y - 1) * width + x]) {
+        g = gcd(g, y - start);
+        start = y;
+      }
+    }
+  }
+  return g;
+}
+
+/**
+ * The same picture with fewer pixels, when that loses nothing: an image made of aligned g x g
+ * blocks of one colour each (every run of identical pixels, in every row and column, a multiple
+ * of g long) is shrunk by the largest divisor f of g that leaves blocks of at least
+ * {@link MODULE_PIXELS} pixels, one pixel per f x f block. A rendered QR code at 4 pixels per
+ * module reads from a quarter of its pixels; the readers' work grows with the pixels. Undefined
+ * when no such f > 1 exists (a photograph, a scaled or blurred image): the image is read whole.
+ */
+function reducedImage(
+  rgba: Uint8ClampedArray,
+  width: number,
+  height: number,
+): { pixels: Uint8ClampedArray; width: number; height: number } | undefined {
+  const words =
+    rgba.byteOffset % 4 === 0
+      ? new Uint32Array(rgba.buffer, rgba.byteOffset, width * height)
+      : new Uint32Array(Uint8ClampedArray.from(rgba).buffer, 0, width * height);
+  const g = blockSize(words, width, height);
+  let f = 1;
+  for (let d = Math.floor(g / MODULE_PIXELS); d > 1; d--) {
+    if (g % d === 0) {
+      f = d;
+      break;
+    }
+  }
+  if (f === 1) return undefined;
+  const w = width / f;
+  const h = height / f;
+  const out = new Uint32Array(w * h);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) out[y * w + x] = words[y * f * width + x * f] as number;
+  return { pixels: new Uint8ClampedArray(out.buffer), width: w, height: h };
+}
+
 /**
  * Reads a QR code from a PNG image. Never throws. `ok: true` carries the payload text and
  * non-blocking findings (a symbol not in byte mode); `ok: false` says why no payload was read
@@ -241,8 +314,22 @@ export function readQrPng(
       `qr image is not a readable png: ${String((e as Error).message ?? e).toLowerCase()}`,
     );
   }
-  const pixels = new Uint8ClampedArray(image.data.buffer, image.data.byteOffset, image.data.byteLength);
-  const code = jsQR(pixels, image.width, image.height, { inversionAttempts: 'attemptBoth' });
+  const full = {
+    pixels: new Uint8ClampedArray(image.data.buffer, image.data.byteOffset, image.data.byteLength),
+    width: image.width,
+    height: image.height,
+  };
+  // read from the reduced picture when there is one (the same symbol, fewer pixels), else whole;
+  // a reduced picture that gives no reading is read whole too
+  const reduced = reducedImage(full.pixels, full.width, full.height);
+  // dark on light first (jsQR's `onlyInvert` fails on some images: `attemptBoth` reads light on dark)
+  const decode = (im: typeof full) =>
+    jsQR(im.pixels, im.width, im.height, { inversionAttempts: 'dontInvert' }) ??
+    jsQR(im.pixels, im.width, im.height, { inversionAttempts: 'attemptBoth' });
+  let read = full;
+  let code = reduced === undefined ? null : decode(reduced);
+  if (code === null) code = decode(full);
+  else if (reduced !== undefined) read = reduced;
   if (code === null) return fail(QR_REQUIREMENTS.qrDelivery, 'no qr code found in the image');
   let text: string;
   try {
@@ -263,11 +350,9 @@ export function readQrPng(
       ),
     );
   }
-  const errorCorrection = readErrorCorrection(
-    luminanceOf(pixels, image.width, image.height),
-    image.width,
-    image.height,
-  );
+  const levelOf = (im: typeof full) =>
+    readErrorCorrection(luminanceOf(im.pixels, im.width, im.height), im.width, im.height);
+  const errorCorrection = levelOf(read) ?? (read === full ? undefined : levelOf(full));
   if (errorCorrection === undefined) {
     findings.push(
       codecFinding(

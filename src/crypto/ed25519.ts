@@ -7,6 +7,7 @@ import {
   sign,
   verify,
 } from 'node:crypto';
+import { boundedCache } from '../caches.js';
 import { CprcError } from '../errors.js';
 import { base64urlDecode, base64urlEncode, isBase64url } from './base64url.js';
 import { canonicalBytes, canonicalize } from './jcs.js';
@@ -105,6 +106,12 @@ export function jwkFromPublicKey(publicKey: string): Ed25519PublicJwk {
   return { kty: 'OKP', crv: 'Ed25519', x: publicKey };
 }
 
+/**
+ * Imported keys by their JWK members (`x`, or `x` and `d`): importing a private JWK checks that `x`
+ * belongs to `d` (three key operations), and a run signs with the same keys many times.
+ */
+const importedKeys = boundedCache<string, KeyObject>(1024);
+
 function importPrivateOrPublic(jwk: unknown, needPrivate: boolean): { key: KeyObject; x: string } {
   const j = jwk as Partial<Ed25519PrivateJwk> | null;
   if (j === null || typeof j !== 'object' || j.kty !== 'OKP' || j.crv !== 'Ed25519') {
@@ -119,6 +126,9 @@ function importPrivateOrPublic(jwk: unknown, needPrivate: boolean): { key: KeyOb
   if (needPrivate && !isBase64url(j.d, 32)) {
     throw new CprcError('CPRC_INPUT_INVALID', 'ed25519 private JWK "d" must be base64url of 32 bytes');
   }
+  const cacheKey = needPrivate ? `${j.x}.${j.d}` : (j.x as string);
+  const known = importedKeys.get(cacheKey);
+  if (known !== undefined) return { key: known, x: j.x as string };
   try {
     const key = needPrivate
       ? createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', x: j.x, d: j.d as string }, format: 'jwk' })
@@ -131,6 +141,7 @@ function importPrivateOrPublic(jwk: unknown, needPrivate: boolean): { key: KeyOb
         throw new CprcError('CPRC_INPUT_INVALID', 'ed25519 private JWK "x" is not the public key of its "d"');
       }
     }
+    importedKeys.set(cacheKey, key);
     return { key, x: j.x };
   } catch (error) {
     if (error instanceof CprcError) throw error;

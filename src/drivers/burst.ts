@@ -23,6 +23,7 @@ import {
 import { isIP, connect as netConnect, type Socket } from 'node:net';
 import { Duplex } from 'node:stream';
 import { type TLSSocket, connect as tlsConnect } from 'node:tls';
+import { clientSecureContext } from '../net/secure-context.js';
 import {
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -204,7 +205,7 @@ function open(
           host,
           port,
           ...(isIP(host) === 0 ? { servername: host } : {}),
-          ...(ca === undefined ? {} : { ca }),
+          secureContext: clientSecureContext(ca),
           ALPNProtocols: alpn,
         })
       : netConnect({ host, port });

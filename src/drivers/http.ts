@@ -4,6 +4,7 @@ import { Agent, type Dispatcher } from 'undici';
 import { CprcError } from '../errors.js';
 import { jsonTextDepth } from '../model/util.js';
 import { CappedRequestError, cappedRequest } from '../net/request.js';
+import { clientSecureContext } from '../net/secure-context.js';
 import { MAX_RECORDED_BODY_BYTES, type Recorder } from './recorder.js';
 import {
   type DriverError,
@@ -206,7 +207,8 @@ export class HttpClient {
     }
     this.#ca = ca;
     this.#dispatcher = new Agent({
-      connect: ca === undefined ? { timeout: this.timeoutMs } : { ca, timeout: this.timeoutMs },
+      // one TLS context for every connection of the pool (tls.connect given `ca` builds one each)
+      connect: { secureContext: clientSecureContext(ca), timeout: this.timeoutMs },
       headersTimeout: this.timeoutMs,
       bodyTimeout: this.timeoutMs,
       // keep-alive without pipelining: connections are reused, so a check can warm the pool and

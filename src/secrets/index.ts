@@ -142,12 +142,12 @@ function redactMembers(value: unknown, state: { changed: boolean }): unknown {
  */
 export function redactText(text: string, secrets: readonly string[]): string {
   let out = text;
-  const members = [...SECRET_MEMBERS, 'd'].join('|');
+  if (!text.includes('"')) return eraseSecrets(out, secrets); // no JSON member name in it
   if (jsonTextDepth(text) > MAX_REDACT_DEPTH) {
     // too deep to walk (a hostile body; the member walk recurses): secret members' string values
     // are replaced in the text itself
-    out = out.replace(new RegExp(`("(?:${members})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'g'), `$1"${REDACTED}"`);
-  } else if (new RegExp(`"(?:${members})"\\s*:`).test(text)) {
+    out = out.replace(SECRET_MEMBER_VALUE, `$1"${REDACTED}"`);
+  } else if (SECRET_MEMBER_NAME.test(text)) {
     try {
       const parsed: unknown = JSON.parse(text);
       const state = { changed: false };
@@ -159,6 +159,13 @@ export function redactText(text: string, secrets: readonly string[]): string {
   }
   return eraseSecrets(out, secrets);
 }
+
+/** The secret member names (and a JWK's `d`) as a regular-expression alternation. */
+const SECRET_MEMBER_NAMES = [...SECRET_MEMBERS, 'd'].join('|');
+/** A secret member's name followed by its colon: the text may carry a secret member. */
+const SECRET_MEMBER_NAME = new RegExp(`"(?:${SECRET_MEMBER_NAMES})"\\s*:`);
+/** A secret member with a string value (`$1` its name and colon), for texts too deep to walk. */
+const SECRET_MEMBER_VALUE = new RegExp(`("(?:${SECRET_MEMBER_NAMES})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'g');
 
 /** Deepest JSON the member-wise redaction walks (it recurses); deeper texts are redacted textually. */
 const MAX_REDACT_DEPTH = 512;

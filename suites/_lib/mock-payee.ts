@@ -18,7 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo, Server } from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Server } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { CertificateAuthority, ServerCertificate } from '../../src/loopback/tls.js';
 import { getRunContext } from '../../src/runner/context.js';
@@ -292,7 +292,11 @@ function certificateOf(kind: MockCertificate): Promise<ServerCertificate> | unde
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
-/** Listens on 127.0.0.1 and, when the machine has IPv6 loopback, ::1 on the same port. */
+/**
+ * Listens on 127.0.0.1 and, when the machine has IPv6 loopback, ::1 on the same port. The ::1
+ * listener hands its connections to the 127.0.0.1 server, so both are one server (one TLS context
+ * built, the same handler and connection tracking).
+ */
 async function listenLoopback(
   make: () => Server,
 ): Promise<{ servers: Server[]; port: number; ipv6: boolean }> {
@@ -308,7 +312,7 @@ async function listenLoopback(
     const v4 = make();
     await listen(v4, 0, '127.0.0.1');
     const { port } = v4.address() as AddressInfo;
-    const v6 = make();
+    const v6 = createNetServer((socket) => v4.emit('connection', socket));
     try {
       await listen(v6, port, '::1');
       return { servers: [v4, v6], port, ipv6: true };

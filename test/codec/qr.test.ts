@@ -128,6 +128,38 @@ describe('QR delivery (spec 4.3 rule 1, profile 2) [CPR-4.3-QR-CODE PRF-2-QR-ENC
     expect(readQrPng(lowDefault)).toMatchObject({ ok: true, errorCorrection: 'L' });
   });
 
+  it('reads the same payload and level whether the image is drawn in whole blocks (read reduced) or not (read whole)', async () => {
+    const uri = encodeInlineUri({ note: 'x'.repeat(900) });
+    for (const scale of [3, 4]) {
+      const blocks = await QRCode.toBuffer([{ data: Buffer.from(uri), mode: 'byte' }], {
+        type: 'png',
+        errorCorrectionLevel: 'H',
+        scale,
+      });
+      // one pixel of the quiet zone a shade off: no longer whole blocks, so the image is read whole
+      const image = PNG.sync.read(blocks);
+      image.data[0] = 250;
+      const speck = PNG.sync.write(image);
+      const whole = readQrPng(speck);
+      expect(whole).toMatchObject({
+        ok: true,
+        text: uri,
+        modes: ['byte'],
+        errorCorrection: 'H',
+        findings: [],
+      });
+      expect(readQrPng(blocks)).toEqual(whole);
+    }
+    // a symbol drawn light on dark at 1 pixel per module is read as it is
+    const tiny = await QRCode.toBuffer([{ data: Buffer.from(uri), mode: 'byte' }], {
+      type: 'png',
+      errorCorrectionLevel: 'Q',
+      scale: 1,
+      color: { dark: '#ffffffff', light: '#000000ff' },
+    });
+    expect(readQrPng(tiny)).toMatchObject({ ok: true, text: uri, errorCorrection: 'Q' });
+  });
+
   it('reads a QR rendered in another mode and reports it as a PROFILE warning', async () => {
     const text = 'CPR://ABCDEF1234';
     const other = await QRCode.toBuffer([{ data: text, mode: 'alphanumeric' }], {

@@ -109,6 +109,24 @@ describe('mock payee: serving and recording', () => {
     if (second.ipv6) expect(second.origin('::1')).toBe(`https://[::1]:${second.port}`);
   });
 
+  it('answers on ::1 as on 127.0.0.1, through the same listener (plain and TLS)', async (ctx) => {
+    if (!mock.main.ipv6) ctx.skip(); // no IPv6 loopback on this machine
+    const plain = await mock.listen({ plain: true });
+    for (const listener of [mock.main, plain]) {
+      const v6 = mock.offer({ n: 6 }, { listener, host: '::1' });
+      const v4 = mock.offer({ n: 4 }, { listener });
+      expect(v6.url.startsWith(`${listener.scheme}://[::1]:${listener.port}/`)).toBe(true);
+      expect(await get(v6.url)).toMatchObject({ status: 200, body: { n: 6 } });
+      expect(await get(v4.url)).toMatchObject({ status: 200, body: { n: 4 } });
+      expect(mock.reached(v6.token).map((r) => `${r.listener} ${r.address}`)).toEqual([
+        `${listener.name} ::1`,
+      ]);
+      expect(mock.reached(v4.token).map((r) => `${r.listener} ${r.address}`)).toEqual([
+        `${listener.name} 127.0.0.1`,
+      ]);
+    }
+  });
+
   it('answers redirects, registers their locations, and ends a loop with the answer given', async () => {
     const plain = await mock.listen({ plain: true });
     const token = mockToken('hex');
