@@ -86,7 +86,8 @@ function usablePolicy(policy: unknown): policy is Policy {
 }
 
 /**
- * The driver, config, policy and key of the run. The policy and key are read once per run
+ * The driver, config, policy and key of the run. The driver expires every pack a check issues
+ * when the check ends (with a harness: {@link releasingPacks}). The policy and key are read once per run
  * (only a usable pair is kept); a check that depends on them is skipped, with the reason, when
  * they are unusable (the well-known checks report that defect themselves).
  */
@@ -113,12 +114,82 @@ export async function setup(): Promise<OperatorSetup> {
       jwk: jwk as unknown as Ed25519PublicJwk & { kid: string },
     };
   }
-  const s: OperatorSetup = { op, config, ...cachedWellKnown };
+  const s: OperatorSetup = { op: releasingPacks(op), config, ...cachedWellKnown };
   // Once per run, before any timestamp is written: an earlier run may have moved the Operator's
   // test clock forward (it never moves back), so the suite learns the Operator's now instead of
   // assuming real time. An answer that is no clock is reported by the clock checks, not here.
   await testClock(s).catch(() => undefined);
   return s;
+}
+
+/**
+ * The Operator driver as the checks use it: with a harness, every pack it issues (an issue, or an
+ * issue racer) is expired through the harness when the check ends, unless the check ended it
+ * through this driver first (a redemption, a harness expiry or cancellation answered 2xx). So a
+ * run leaves no pack of the suite's locking a Principal's funds until its expires_at (an hour by
+ * default), whichever way a check issued it: a later run against the same Operator finds the
+ * funds back. A pack that became terminal meanwhile answers 409, which is ignored (a failing
+ * cleanup never changes a check's result). Without a harness the driver is returned as it is.
+ */
+function releasingPacks(op: OperatorDriver): OperatorDriver {
+  const h = op.harness;
+  if (h === undefined) return op;
+  const open = new Set<string>();
+  const packIdOf = (value: unknown): unknown => (isObject(value) ? value.pack_id : undefined);
+  const issued = (r: OperatorResult): void => {
+    const id = r.ok ? packIdOf(r.body) : undefined;
+    if (typeof id !== 'string' || open.has(id)) return;
+    open.add(id);
+    onCheckEnd(async () => {
+      if (open.delete(id)) await h.expire(id);
+    });
+  };
+  const ended = (id: unknown, r: OperatorResult): OperatorResult => {
+    if (r.ok && typeof id === 'string') open.delete(id);
+    return r;
+  };
+  const harness = new Proxy(h, {
+    get(target, prop) {
+      if (prop === 'expire' || prop === 'cancel')
+        return async (id: string) => ended(id, await target[prop](id));
+      const v: unknown = Reflect.get(target, prop);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+  return new Proxy(op, {
+    get(target, prop) {
+      switch (prop) {
+        case 'harness':
+          return harness;
+        case 'issue':
+          return async (lockRequest: unknown) => {
+            const r = await target.issue(lockRequest);
+            issued(r);
+            return r;
+          };
+        case 'redeem':
+          return async (cashpack: unknown, request: unknown) =>
+            ended(packIdOf(cashpack), await target.redeem(cashpack, request));
+        case 'race': {
+          const race = target.race?.bind(target);
+          if (race === undefined) return undefined;
+          return async (calls: Parameters<typeof race>[0]) => {
+            const outcome = await race(calls);
+            outcome.results.forEach((r, i) => {
+              const call = calls[i];
+              if (call?.op === 'issue') issued(r);
+              else if (call?.op === 'redeem') ended(packIdOf(call.cashpack), r);
+            });
+            return outcome;
+          };
+        }
+        default: {
+          const v: unknown = Reflect.get(target, prop);
+          return typeof v === 'function' ? v.bind(target) : v;
+        }
+      }
+    },
+  });
 }
 
 /**
@@ -239,16 +310,12 @@ export interface Issued {
 
 /**
  * Issues a pack (spec CP 4 issue) and asserts success; returns the signed cash-pack. With a
- * harness, the pack is expired when the check ends (a pack already terminal answers 409, which is
- * ignored), so a run leaves no pack of the suite's locking its Principal's funds until its
- * expires_at (an hour by default): a later run against the same Operator finds the funds back.
+ * harness, the pack is expired when the check ends, as every pack the suite issues is (see
+ * {@link setup}).
  */
 export async function issue(s: OperatorSetup, options: LockOptions = {}): Promise<Issued> {
   const { request, bearer } = lockRequest(s, options);
   const r = await s.op.issue(request);
-  const id = isObject(r.body) ? r.body.pack_id : undefined;
-  const h = s.op.harness;
-  if (r.ok && h !== undefined && typeof id === 'string') onCheckEnd(() => h.expire(id));
   const pack = expectOk(r, 'issue of a valid Lock Request') as CashPack;
   assertThat(isObject(pack), 'the issue answer is a cash-pack object');
   return { pack, bearer, request };
