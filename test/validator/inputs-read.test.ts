@@ -246,6 +246,22 @@ describe('readRegularFile (a folder of documents is read with it, file by file)'
     expect(folder.message).toContain('it is a folder');
   });
 
+  it('listed as a regular file, skips the path stat and still tells what the open path is now', () => {
+    const dir = testScratchDir('read');
+    const at = join(dir, 'at.json');
+    writeFileSync(at, '{"a":1}');
+    expect(readRegularFile(at, 100, true)?.toString()).toBe('{"a":1}');
+    expect(thrown(() => readRegularFile(join(dir, 'at.json'), 3, true)).code).toBe('CPRC_RESPONSE_TOO_LARGE');
+    // swapped since the listing: gone, a folder, a device
+    const missing = thrown(() => readRegularFile(join(dir, 'gone.json'), 100, true));
+    expect(missing.code).toBe('CPRC_IO');
+    expect(missing.message).toContain('no such file');
+    const folder = thrown(() => readRegularFile(dir, 100, true));
+    expect(folder.code).toBe('CPRC_IO');
+    expect(folder.message).toContain('it is a folder');
+    expect(readRegularFile('/dev/zero', 64, true)).toBeUndefined();
+  });
+
   it('leaves a device and a FIFO to the streamed reader (undefined), never blocking on them', () => {
     expect(readRegularFile('/dev/zero', 64)).toBeUndefined();
     const dir = testScratchDir('read');

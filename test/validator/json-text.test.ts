@@ -18,6 +18,55 @@ const FIXTURES = join(import.meta.dirname, 'fixtures');
 const NOW = new Date('2026-06-01T12:00:00Z');
 const text = (name: string): string => readFileSync(join(FIXTURES, `${name}.json`), 'utf8');
 
+describe('parseJsonText: the duplicate-name shortcut (members counted) agrees with the full scan', () => {
+  const texts = [
+    '{}',
+    '[]',
+    '"s"',
+    '{"a":1,"a":2}',
+    '{ "a" : 1 ,\n\t"b"\r\n:\n{"a":[{"a":1},{"a":2,"a":3}]}}',
+    '{"s":"\\"a\\":","t":"x\\\\","u":"\\\\\\"","s":0}',
+    '{"k":"a\\": 1, \\"k\\": 2"}',
+    '{"a":{},"b":[[],{}],"c":[{"x":{"y":{"z":{"z":1}}}}]}',
+    '{"a":1,"\\u0061":2}',
+    '\uFEFF{"a":1,"a":2}',
+    '{"__proto__":1,"__proto__":2}',
+    '[{"a":1},{"a":1},{"b":{"b":1,"c":{"b":2}}}]',
+    '{"a":"é","b":"💶","a":"\\ud83d"}',
+  ];
+  it.each(texts)('%s', (t) => {
+    const expected = scanJsonText(t).duplicates.map((d) => d.path);
+    const got = parseJsonText(t, 'payee').findings.filter(
+      (f) => f.requirement === 'PRF-1-JSON-UNIQUE-MEMBER-NAMES',
+    );
+    expect(got.map((f) => f.path)).toEqual(expected);
+  });
+
+  it('the fixtures: same text findings as the full scan, in both readings', () => {
+    for (const name of ['sepa-ct-ok']) {
+      const t = text(name);
+      expect(parseJsonText(t, 'payee').findings).toEqual([]);
+      expect(
+        parseJsonText(`${t.slice(0, -2)},"cpr_version":"CPR-1.0"}`, 'wallet').findings.map((f) => f.path),
+      ).toEqual(['/cpr_version']);
+    }
+  });
+});
+
+describe('decodeJsonBytes: ASCII read as latin1, anything else strictly', () => {
+  it('gives the text UTF-8 decoding gives, for ASCII, UTF-8 and a byte order mark', () => {
+    for (const t of ['{"a":1}', '{"a":"é"}', '\uFEFF{"a":1}', '']) {
+      const bytes = Buffer.from(t, 'utf8');
+      expect(decodeJsonBytes(bytes, 'x')).toEqual({ text: t });
+      expect(decodeJsonBytes(new Uint8Array(bytes), 'x')).toEqual({ text: t });
+      // a view into a larger buffer
+      const big = Buffer.concat([Buffer.from('zz'), bytes, Buffer.from('zz')]);
+      expect(decodeJsonBytes(big.subarray(2, 2 + bytes.length), 'x')).toEqual({ text: t });
+    }
+    expect(decodeJsonBytes(Buffer.from([0x7b, 0xff, 0x7d]), 'x')).toHaveProperty('finding');
+  });
+});
+
 describe('scanJsonText (duplicate member names, byte order mark)', () => {
   it('finds a repeated name per object, with its pointer, and only there', () => {
     const scan = scanJsonText('{"a":1,"b":{"a":2,"c":[{"x":1,"x":2}]},"a":3,"s":"\\"a\\":","d":{"a":1}}');

@@ -10,18 +10,25 @@ import { opendir, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { cannotRead } from './read.js';
 
-/** One source to load: stdin, a URI or a path. */
-export type Source = { kind: 'stdin' } | { kind: 'uri'; uri: string } | { kind: 'path'; path: string };
+/**
+ * One source to load: stdin, a URI or a path. `listedAsFile` marks a path a folder walk listed
+ * as a regular file (not a symbolic link): its reader may skip a stat (see `readRegularFile`).
+ */
+export type Source =
+  | { kind: 'stdin' }
+  | { kind: 'uri'; uri: string }
+  | { kind: 'path'; path: string; listedAsFile?: true };
 
 /** True when `s` holds a glob metacharacter. */
 export function isGlob(s: string): boolean {
   return /[*?[{]/.test(s);
 }
 
-/** The sorted entries of one folder: sub-folders and files, each by name. */
-async function listFolder(dir: string): Promise<{ dirs: string[]; files: string[] }> {
+/** The sorted entries of one folder: sub-folders and files, each by name; `links` the files that are symbolic links. */
+async function listFolder(dir: string): Promise<{ dirs: string[]; files: string[]; links: Set<string> }> {
   const dirs: string[] = [];
   const files: string[] = [];
+  const links = new Set<string>();
   let handle: Awaited<ReturnType<typeof opendir>>;
   try {
     handle = await opendir(dir);
@@ -30,11 +37,15 @@ async function listFolder(dir: string): Promise<{ dirs: string[]; files: string[
   }
   for await (const e of handle) {
     if (e.isDirectory()) dirs.push(e.name);
-    else if (e.isFile() || e.isSymbolicLink()) files.push(e.name);
+    else if (e.isFile()) files.push(e.name);
+    else if (e.isSymbolicLink()) {
+      files.push(e.name);
+      links.add(e.name);
+    }
   }
   dirs.sort();
   files.sort();
-  return { dirs, files };
+  return { dirs, files, links };
 }
 
 /** A folder's entries, none when it cannot be listed (a glob's part that matches nothing). */
@@ -42,19 +53,31 @@ function listOrNothing(dir: string): Promise<{ dirs: string[]; files: string[] }
   return listFolder(dir).catch(() => ({ dirs: [], files: [] }));
 }
 
-/** Every `*.json` file under `root`, depth first in name order, folder by folder. */
-export async function* walkJson(root: string): AsyncGenerator<string> {
+/**
+ * Every `*.json` file under `root` as a source, depth first in name order, folder by folder; a
+ * file listed as a regular file (not a symbolic link) is marked `listedAsFile`.
+ */
+async function* walkJsonSources(root: string): AsyncGenerator<Source> {
   const stack: string[] = [root];
   while (stack.length > 0) {
     const dir = stack.pop() as string;
-    const { dirs, files } = await listFolder(dir);
-    for (const f of files) if (f.endsWith('.json')) yield join(dir, f);
+    const { dirs, files, links } = await listFolder(dir);
+    for (const f of files) {
+      if (!f.endsWith('.json')) continue;
+      const path = join(dir, f);
+      yield links.has(f) ? { kind: 'path', path } : { kind: 'path', path, listedAsFile: true };
+    }
     for (let i = dirs.length - 1; i >= 0; i--) {
       const name = dirs[i] as string;
       if (name === 'node_modules' || name.startsWith('.')) continue;
       stack.push(join(dir, name));
     }
   }
+}
+
+/** Every `*.json` file under `root`, depth first in name order, folder by folder. */
+export async function* walkJson(root: string): AsyncGenerator<string> {
+  for await (const s of walkJsonSources(root)) if (s.kind === 'path') yield s.path;
 }
 
 /**
@@ -192,7 +215,7 @@ export async function* expandInput(input: string): AsyncGenerator<Source> {
     throw cannotRead(input, err);
   }
   if (stats.isDirectory()) {
-    for await (const path of walkJson(input)) yield { kind: 'path', path };
+    yield* walkJsonSources(input);
     return;
   }
   yield { kind: 'path', path: input };

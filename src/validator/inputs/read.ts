@@ -188,8 +188,14 @@ export async function openPathStream(path: string): Promise<Readable> {
  * so without a stream, a timer or a trip through the thread pool per file.
  * Returns `undefined` for a path that is no regular file (a FIFO, a device: the caller streams it
  * with {@link readPathCapped}, which never blocks on a FIFO nobody writes to).
+ *
+ * `listedAsFile`: the caller has just seen the path listed as a regular file (a folder entry of
+ * that type, not a symbolic link), so the stat of the path is skipped and the open file's stat
+ * says what it is: a path swapped since its listing for a folder is refused as a folder, for
+ * anything else (a FIFO, a device) is left to the streamed reader, as without the listing (the
+ * same race as between a stat and an open, over a longer window).
  */
-export function readRegularFile(path: string, max: number): Buffer | undefined {
+export function readRegularFile(path: string, max: number, listedAsFile = false): Buffer | undefined {
   let fd: number;
   try {
     // A FIFO is never opened here, not even for a look: a writer that came while this descriptor
@@ -197,9 +203,11 @@ export function readRegularFile(path: string, max: number): Buffer | undefined {
     // for a writer that is gone. The stat opens nothing. (A path swapped for another kind between
     // the stat and the open fails its read below, named by cannotRead: non-blocking, a FIFO is
     // not waited for.)
-    const kind = statSync(path);
-    if (kind.isDirectory()) throw cannotRead(path, { code: 'EISDIR' });
-    if (!kind.isFile()) return undefined;
+    if (!listedAsFile) {
+      const kind = statSync(path);
+      if (kind.isDirectory()) throw cannotRead(path, { code: 'EISDIR' });
+      if (!kind.isFile()) return undefined;
+    }
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
     if (err instanceof CprcError) throw err;
@@ -207,6 +215,11 @@ export function readRegularFile(path: string, max: number): Buffer | undefined {
   }
   try {
     const stats = fstatSync(fd);
+    if (listedAsFile && !stats.isFile()) {
+      // swapped since the listing (see above): what the path is now decides
+      if (stats.isDirectory()) throw cannotRead(path, { code: 'EISDIR' });
+      return undefined;
+    }
     if (stats.size > max) throw tooLarge(path, max);
     // one byte more than the file holds: a short read is its end; a full one, a file that grew
     let buf = Buffer.allocUnsafe(stats.size + 1);

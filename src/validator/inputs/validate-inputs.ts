@@ -329,7 +329,7 @@ export async function* validateInputs(
       // (a FIFO, a device) is streamed under the cap, ahead of its turn
       let bytes: Buffer | undefined;
       try {
-        bytes = readRegularFile(path, run.maxBytes);
+        bytes = readRegularFile(path, run.maxBytes, p.source.listedAsFile === true);
       } catch (error) {
         p.read = Promise.resolve({ error });
         return;
