@@ -2,19 +2,21 @@
  * The schema registry: one shared `Ajv2020` instance holding every `*.schema.json` under
  * `<packageRoot>/schemas/` (whoever wrote it), with lazily built, cached validators.
  *
- * Start-up speed: `npm run build` runs `scripts/compile-schemas.mjs`, which writes
- * `dist/schemas-compiled.mjs` (ajv standalone code of every validator). When that file exists,
- * lists the same schema files and is not older than any of them, this module loads it (once, at
- * import) and serves validators from it without compiling anything; otherwise it compiles at
- * run time from the schema files. `CPRC_NO_PRECOMPILED_SCHEMAS=1` in the environment forces the
- * run-time path (to compare the two, or to rule the precompiled module out when debugging).
+ * Start-up speed: `npm run build` runs `scripts/compile-schemas.mjs`, which writes two CommonJS
+ * modules of ajv standalone code: `dist/schemas-compiled.cjs` (every validator) and
+ * `dist/schemas-compiled-cpr.cjs` (the two CPR readings compiled with `dateTime: 'caller'`, all
+ * `validateCpr` needs: a tenth of the size, so `cprc validate` compiles that much less code at
+ * start). Each is required (synchronously) the first time a validator of it is asked for, and
+ * used while it lists the same schema files and is not older than any of them; otherwise the
+ * validators are compiled at run time from the schema files. `CPRC_NO_PRECOMPILED_SCHEMAS=1` in
+ * the environment forces the run-time path (to compare the two, or to rule the precompiled
+ * modules out when debugging).
  *
  * @packageDocumentation
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative, sep } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Ajv2020, AnySchemaObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { CprcError } from '../errors.js';
 import { packageRoot } from '../paths.js';
@@ -83,10 +85,14 @@ export interface SchemaFile {
   schema: AnySchemaObject;
 }
 
-/** Shape of `dist/schemas-compiled.mjs` (written by `scripts/compile-schemas.mjs`). */
+/**
+ * Shape of the precompiled modules (written by `scripts/compile-schemas.mjs`):
+ * `dist/schemas-compiled.cjs` exports `validators`, `dist/schemas-compiled-cpr.cjs`
+ * `callerDateTimeValidators`; both export `schemaFiles`, the schema files they were made from.
+ */
 interface CompiledModule {
   schemaFiles: string[];
-  validators: Record<string, ValidateFunction>;
+  validators?: Record<string, ValidateFunction>;
   /** The validators of {@link CALLER_DATE_TIME_SCHEMAS} compiled with `dateTime: 'caller'`. */
   callerDateTimeValidators?: Record<string, ValidateFunction>;
 }
@@ -109,9 +115,17 @@ export function schemasDir(): string {
   return join(packageRoot(), 'schemas');
 }
 
-/** Absolute path of the precompiled validators module written by `npm run build`. */
+/** Absolute path of the precompiled module of every validator, written by `npm run build`. */
 export function compiledSchemasPath(): string {
-  return join(packageRoot(), 'dist', 'schemas-compiled.mjs');
+  return join(packageRoot(), 'dist', 'schemas-compiled.cjs');
+}
+
+/**
+ * Absolute path of the precompiled module of the two CPR readings with `dateTime: 'caller'`
+ * (what `validateCpr` uses), written by `npm run build`.
+ */
+export function compiledCprSchemasPath(): string {
+  return join(packageRoot(), 'dist', 'schemas-compiled-cpr.cjs');
 }
 
 function listSchemaPaths(dir: string): string[] {
@@ -195,44 +209,35 @@ export function createSchemaAjv(
   return ajv;
 }
 
-/**
- * The source of the precompiled validators module (ESM): ajv standalone code of every schema
- * of `files`, compiled with the registry's configuration (`allErrors: true`), exporting
- * `schemaFiles` (relative paths) and `validators` (`$id` -> validate function). Its `require`
- * (ajv runtime helpers, ajv-formats) resolves from where the module is written, which must be
- * inside this package. Written to `dist/schemas-compiled.mjs` by `scripts/compile-schemas.mjs`.
- *
- * @throws CprcError `CPRC_INTERNAL` when a schema does not compile.
- */
-export function precompiledModuleSource(files: readonly SchemaFile[]): string {
+/** ajv's standalone code generator. */
+function standaloneGenerator(): (ajv: Ajv2020, refs: Record<string, string>) => string {
   const standaloneModule = require('ajv/dist/standalone/index.js') as { default?: unknown };
-  const standaloneCode = (standaloneModule.default ?? standaloneModule) as (
+  return (standaloneModule.default ?? standaloneModule) as (
     ajv: Ajv2020,
     refs: Record<string, string>,
   ) => string;
+}
+
+/**
+ * A CommonJS module exporting `schemaFiles` (the relative paths of `files`) and, as `name`, an
+ * object from `$id` to validator: the ajv standalone code of `ids`, compiled with `options`, in a
+ * function scope of its own. Its `require` (ajv runtime helpers, ajv-formats) resolves from where
+ * the module is written, which must be inside this package.
+ */
+function moduleSource(
+  files: readonly SchemaFile[],
+  ids: readonly string[],
+  options: SchemaRegistryOptions,
+  name: 'validators' | 'callerDateTimeValidators',
+): string {
   let code = '';
-  let callerCode = '';
-  const callerIds = CALLER_DATE_TIME_SCHEMAS.filter((id) => files.some((f) => f.id === id));
   try {
-    const ajv = createSchemaAjv(files, { allErrors: true, code: { source: true, esm: true } });
+    const ajv = createSchemaAjv(files, { ...options, code: { source: true, esm: false } });
     const mapping: Record<string, string> = {};
-    files.forEach((f, i) => {
-      mapping[`v${i}`] = f.id;
+    ids.forEach((id, i) => {
+      mapping[`v${i}`] = id;
     });
-    if (files.length > 0) code = standaloneCode(ajv, mapping);
-    if (callerIds.length > 0) {
-      // CommonJS code in a function scope of its own: its function names would clash with the above
-      const callerAjv = createSchemaAjv(files, {
-        allErrors: true,
-        dateTime: 'caller',
-        code: { source: true, esm: false },
-      });
-      const callerMapping: Record<string, string> = {};
-      callerIds.forEach((id, i) => {
-        callerMapping[`c${i}`] = id;
-      });
-      callerCode = standaloneCode(callerAjv, callerMapping);
-    }
+    if (ids.length > 0) code = standaloneGenerator()(ajv, mapping);
   } catch (err) {
     throw new CprcError(
       'CPRC_INTERNAL',
@@ -242,21 +247,52 @@ export function precompiledModuleSource(files: readonly SchemaFile[]): string {
   }
   return [
     '// Generated from schemas/ by the cpr-conformance schema registry: do not edit. Rebuild with "npm run build".',
-    "import { createRequire } from 'node:module';",
-    // ajv's standalone code reaches its runtime helpers and ajv-formats through require().
-    'const require = createRequire(import.meta.url);',
-    code.replace(/^"use strict";\n?/, ''),
-    `export const schemaFiles = ${JSON.stringify(files.map((f) => f.relPath))};`,
-    `export const validators = {${files.map((f, i) => `${JSON.stringify(f.id)}: v${i}`).join(', ')}};`,
-    // the validators compiled with `dateTime: 'caller'` (see SchemaRegistryOptions)
-    'const callerExports = (() => {',
+    "'use strict';",
+    'const compiled = (() => {',
     '  const exports = {};',
-    callerCode.replace(/^"use strict";\n?/, ''),
+    code.replace(/^"use strict";\n?/, ''),
     '  return exports;',
     '})();',
-    `export const callerDateTimeValidators = {${callerIds.map((id, i) => `${JSON.stringify(id)}: callerExports.c${i}`).join(', ')}};`,
+    `exports.schemaFiles = ${JSON.stringify(files.map((f) => f.relPath))};`,
+    `exports.${name} = {${ids.map((id, i) => `${JSON.stringify(id)}: compiled.v${i}`).join(', ')}};`,
     '',
   ].join('\n');
+}
+
+/**
+ * The source of the precompiled module of every validator (CommonJS): ajv standalone code of
+ * every schema of `files`, compiled with the registry's configuration (`allErrors: true`),
+ * exporting `schemaFiles` (relative paths) and `validators` (`$id` -> validate function). Its
+ * `require` (ajv runtime helpers, ajv-formats) resolves from where the module is written, which
+ * must be inside this package. Written to {@link compiledSchemasPath} by
+ * `scripts/compile-schemas.mjs`.
+ *
+ * @throws CprcError `CPRC_INTERNAL` when a schema does not compile.
+ */
+export function precompiledModuleSource(files: readonly SchemaFile[]): string {
+  return moduleSource(
+    files,
+    files.map((f) => f.id),
+    { allErrors: true },
+    'validators',
+  );
+}
+
+/**
+ * The source of the precompiled module of the CPR readings (CommonJS): the validators of
+ * {@link CALLER_DATE_TIME_SCHEMAS} found in `files`, compiled with `allErrors: true` and
+ * `dateTime: 'caller'`, exported as `callerDateTimeValidators`, beside `schemaFiles`. Written to
+ * {@link compiledCprSchemasPath} by `scripts/compile-schemas.mjs`.
+ *
+ * @throws CprcError `CPRC_INTERNAL` when a schema does not compile.
+ */
+export function precompiledCprModuleSource(files: readonly SchemaFile[]): string {
+  return moduleSource(
+    files,
+    CALLER_DATE_TIME_SCHEMAS.filter((id) => files.some((f) => f.id === id)),
+    { allErrors: true, dateTime: 'caller' },
+    'callerDateTimeValidators',
+  );
 }
 
 /** Turns a full `$id` or the short form `'<dir>/<name>'` into the full `$id`. */
@@ -297,16 +333,22 @@ export function precompiledIsFresh(
   return paths.every((p) => statSync(join(dir, ...p.split('/'))).mtimeMs <= compiledTime);
 }
 
-/** Loads the precompiled module when present, complete and fresh; null otherwise. */
-async function loadPrecompiled(): Promise<{ module: CompiledModule; ids: string[] } | null> {
+/** The relative paths of the schema files, listed once per process (on first need). */
+let schemaPaths: string[] | undefined;
+
+/**
+ * Requires the precompiled module at `path` when present, complete and fresh; null otherwise
+ * (absent, unreadable, broken, older than a schema file or made from other schema files).
+ */
+function loadPrecompiled(path: string): { module: CompiledModule; ids: string[] } | null {
   if (process.env.CPRC_NO_PRECOMPILED_SCHEMAS === '1') return null;
   try {
-    const compiled = compiledSchemasPath();
     const dir = schemasDir();
     // the schema folder is walked once: for the freshness and for the list the module must match
-    const paths = listSchemaPaths(dir);
-    if (!precompiledIsFresh(compiled, dir, paths)) return null;
-    const module = (await import(pathToFileURL(compiled).href)) as CompiledModule;
+    schemaPaths ??= listSchemaPaths(dir);
+    const paths = schemaPaths;
+    if (!precompiledIsFresh(path, dir, paths)) return null;
+    const module = require(path) as CompiledModule;
     if (!Array.isArray(module.schemaFiles) || module.schemaFiles.join('\n') !== paths.join('\n')) return null;
     return { module, ids: paths.map((p) => SCHEMA_ID_BASE + p) };
   } catch {
@@ -314,7 +356,18 @@ async function loadPrecompiled(): Promise<{ module: CompiledModule; ids: string[
   }
 }
 
-const precompiled = await loadPrecompiled();
+/** The precompiled modules, each required on first use (null: absent or stale). */
+const precompiledModules = new Map<string, { module: CompiledModule; ids: string[] } | null>();
+
+/** The precompiled module of one kind of validators, required once. */
+function precompiled(dateTime: 'ajv' | 'caller'): { module: CompiledModule; ids: string[] } | null {
+  let loaded = precompiledModules.get(dateTime);
+  if (loaded === undefined) {
+    loaded = loadPrecompiled(dateTime === 'caller' ? compiledCprSchemasPath() : compiledSchemasPath());
+    precompiledModules.set(dateTime, loaded);
+  }
+  return loaded;
+}
 
 const registries = new Map<string, Registry>();
 
@@ -322,8 +375,9 @@ function registry(allErrors: boolean, dateTime: 'ajv' | 'caller' = 'ajv'): Regis
   const key = `${allErrors}/${dateTime}`;
   let reg = registries.get(key);
   if (reg) return reg;
-  if (precompiled && allErrors) {
-    reg = { files: null, ids: precompiled.ids, ajv: null, cache: new Map(), source: 'precompiled' };
+  const pre = allErrors ? precompiled(dateTime) : null;
+  if (pre) {
+    reg = { files: null, ids: pre.ids, ajv: null, cache: new Map(), source: 'precompiled' };
   } else {
     const files = loadSchemaFiles();
     reg = { files, ids: files.map((f) => f.id), ajv: null, cache: new Map(), source: 'runtime' };
@@ -346,7 +400,7 @@ export function schemaIds(): string[] {
 
 /**
  * Where the default registry's validators come from: `'precompiled'` (the standalone module
- * `dist/schemas-compiled.mjs`) or `'runtime'` (compiled from the schema files on first use).
+ * `dist/schemas-compiled.cjs`) or `'runtime'` (compiled from the schema files on first use).
  */
 export function schemaRegistrySource(): 'precompiled' | 'runtime' {
   return registry(true).source;
@@ -379,11 +433,10 @@ export function getSchemaValidator(id: string, options: SchemaRegistryOptions = 
     );
   }
   let validate: ValidateFunction | undefined;
-  if (reg.source === 'precompiled' && precompiled) {
+  const pre = reg.source === 'precompiled' ? precompiled(dateTime) : null;
+  if (pre) {
     validate =
-      dateTime === 'caller'
-        ? precompiled.module.callerDateTimeValidators?.[fullId]
-        : precompiled.module.validators[fullId];
+      dateTime === 'caller' ? pre.module.callerDateTimeValidators?.[fullId] : pre.module.validators?.[fullId];
   }
   if (!validate) {
     try {

@@ -163,7 +163,8 @@ describe('packed tarball in a scratch project', () => {
     // the tarball's dist/ can only come from the prepare build: the copy had none
     expect(paths).toContain('dist/src/index.js');
     expect(paths).toContain('dist/src/validator/index.d.ts');
-    expect(paths).toContain('dist/schemas-compiled.mjs');
+    expect(paths).toContain('dist/schemas-compiled.cjs');
+    expect(paths).toContain('dist/schemas-compiled-cpr.cjs');
     expect(packStderr).toContain('prepare');
   });
 

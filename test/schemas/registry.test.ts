@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 // The schema registry: strict compilation of every schema, id forms, errors for unknown ids and
 // bad files, allErrors, the precompiled module and its freshness rule.
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import {
   createSchemaAjv,
   getSchemaValidator,
   loadSchemaFiles,
+  precompiledCprModuleSource,
   precompiledIsFresh,
   precompiledModuleSource,
   SCHEMA_ID_BASE,
@@ -172,7 +174,7 @@ describe('precompiled validators', () => {
   it('standalone module agrees with the runtime compile on every fixture', async () => {
     // written inside the package so its require() finds ajv and ajv-formats
     const dir = tempDir(join(packageRoot(), 'node_modules', '.cache', 'cprc-tests'));
-    const file = join(dir, 'schemas-compiled.mjs');
+    const file = join(dir, 'schemas-compiled.cjs');
     writeFileSync(file, precompiledModuleSource(files));
     const mod = (await import(pathToFileURL(file).href)) as {
       schemaFiles: string[];
@@ -198,11 +200,13 @@ describe('precompiled validators', () => {
 
   it("holds the two CPR readings compiled with dateTime: 'caller' too, agreeing with that runtime compile", async () => {
     const dir = tempDir(join(packageRoot(), 'node_modules', '.cache', 'cprc-tests'));
-    const file = join(dir, 'schemas-compiled.mjs');
-    writeFileSync(file, precompiledModuleSource(files));
+    const file = join(dir, 'schemas-compiled-cpr.cjs');
+    writeFileSync(file, precompiledCprModuleSource(files));
     const mod = (await import(pathToFileURL(file).href)) as {
+      schemaFiles: string[];
       callerDateTimeValidators: Record<string, ValidateFunction>;
     };
+    expect(mod.schemaFiles).toEqual(files.map((f) => f.relPath));
     expect(Object.keys(mod.callerDateTimeValidators).sort()).toEqual([...CALLER_DATE_TIME_SCHEMAS].sort());
     const runtime = createSchemaAjv(files, { dateTime: 'caller' });
     // generated CPRs of every rail, and one single-defect mutation of each
@@ -225,6 +229,19 @@ describe('precompiled validators', () => {
       }
     }
     expect(refused).toBeGreaterThan(50);
+  });
+
+  it('validateCpr loads only the CPR readings module, not every validator (built package)', () => {
+    const script = [
+      "import { createRequire } from 'node:module';",
+      `const { validateCpr } = await import(${JSON.stringify(pathToFileURL(join(packageRoot(), 'dist', 'src', 'validator', 'index.js')).href)});`,
+      "validateCpr({}, { mode: 'payee' });",
+      'validateCpr({});',
+      "const cache = Object.keys(createRequire(import.meta.url).cache).filter((k) => k.includes('schemas-compiled'));",
+      'console.log(JSON.stringify(cache.map((k) => k.split(/[\\\\/]/).pop())));',
+    ].join('\n');
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual(['schemas-compiled-cpr.cjs']);
   });
 
   it('counts as fresh only when no schema file is newer than the module', () => {

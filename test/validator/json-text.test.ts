@@ -63,7 +63,29 @@ describe('decodeJsonBytes: ASCII read as latin1, anything else strictly', () => 
       const big = Buffer.concat([Buffer.from('zz'), bytes, Buffer.from('zz')]);
       expect(decodeJsonBytes(big.subarray(2, 2 + bytes.length), 'x')).toEqual({ text: t });
     }
-    expect(decodeJsonBytes(Buffer.from([0x7b, 0xff, 0x7d]), 'x')).toHaveProperty('finding');
+    // refuses exactly what a fatal UTF-8 TextDecoder refuses
+    const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+    for (const bytes of [
+      [0x7b, 0xff, 0x7d],
+      [0xc0, 0x80], // overlong
+      [0xe0, 0x80, 0x80], // overlong
+      [0xed, 0xa0, 0x80], // a surrogate
+      [0xf4, 0x90, 0x80, 0x80], // past U+10FFFF
+      [0xe2, 0x82], // cut short
+      [0x80],
+      [0xf0, 0x9f, 0x92, 0xb6], // U+1F4B6
+      [0xef, 0xbf, 0xbf], // U+FFFF
+      [0xed, 0x9f, 0xbf], // U+D7FF
+    ]) {
+      const u8 = new Uint8Array(bytes);
+      let expected: unknown;
+      try {
+        expected = { text: strict.decode(u8) };
+      } catch {
+        expected = { finding: expect.objectContaining({ message: 'x is not utf-8 text' }) };
+      }
+      expect(decodeJsonBytes(u8, 'x'), bytes.join(' ')).toEqual(expected);
+    }
   });
 });
 
