@@ -9,7 +9,7 @@
  * 2. Cold start of `cprc validate <file>` (spawned, median of several runs), beside a bare `node`.
  * 3. `cprc validate DIR` against `ajv-cli` (schema only, one process, `ajv validate -d 'DIR/*.json'`)
  *    over the same folders of 2,000 and 20,000 files, as files per second (median of several
- *    alternated runs each).
+ *    alternated runs each); beside it, `cprc validate DIR` without worker threads.
  * 4. `cprc validate` throughput on a 50k-line NDJSON file.
  *
  * @packageDocumentation
@@ -172,9 +172,12 @@ function main(): void {
   try {
     const one = join(tmp, 'one.json');
     writeFileSync(one, texts[0] as string);
-    const time = (args: string[]): number => {
+    const time = (args: string[], env?: Record<string, string>): number => {
       const t0 = performance.now();
-      const r = spawnSync(process.execPath, args, { stdio: 'ignore' });
+      const r = spawnSync(process.execPath, args, {
+        stdio: 'ignore',
+        ...(env ? { env: { ...process.env, ...env } } : {}),
+      });
       if (r.status === null || r.status > 1) throw new Error(`bench: ${args.join(' ')} exited ${r.status}`);
       return performance.now() - t0;
     };
@@ -226,9 +229,13 @@ function main(): void {
       // alternated, so a change of load weighs on both alike
       const cprcRuns: number[] = [];
       const ajvRuns: number[] = [];
+      const serialRuns: number[] = [];
+      const cprcArgs = [bin, 'validate', folder, '--now', NOW.toISOString(), '--ndjson'];
       for (let r = 0; r < FOLDER_RUNS; r++) {
-        cprcRuns.push(time([bin, 'validate', folder, '--now', NOW.toISOString(), '--ndjson']));
+        cprcRuns.push(time(cprcArgs));
         ajvRuns.push(time(ajvArgs));
+        // the same run without worker threads (the main thread alone)
+        serialRuns.push(time(cprcArgs, { CPRC_VALIDATE_THREADS: '0' }));
       }
       const cprcMs = median(cprcRuns);
       const ajvMs = median(ajvRuns);
@@ -236,6 +243,12 @@ function main(): void {
       const ajvFiles = (files / ajvMs) * 1000;
       out.push(
         `folder of ${fmt(files)} files (median of ${FOLDER_RUNS}): cprc validate DIR ${fmt(cprcFiles)} files/s (${(cprcMs / 1000).toFixed(2)} s, schema + rules); ajv-cli ${fmt(ajvFiles)} files/s (${(ajvMs / 1000).toFixed(2)} s, schema only); ratio ${(cprcFiles / ajvFiles).toFixed(2)}x`,
+      );
+      const serialMs = median(serialRuns);
+      out.push(
+        `  the same without worker threads (CPRC_VALIDATE_THREADS=0): ${fmt((files / serialMs) * 1000)} files/s (${(serialMs / 1000).toFixed(2)} s); with / without ${(serialMs / cprcMs).toFixed(2)}x; load average ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}`,
       );
       rmSync(folder, { recursive: true, force: true });
     }

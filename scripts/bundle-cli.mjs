@@ -1,7 +1,8 @@
 // Bundles the compiled CLI (dist/src/cli/main.js and everything it imports, node_modules
 // included) into dist/cli/: one module for what every command loads, and one chunk per
 // dynamically imported part (the runner, the reference stack, the reporters...), so a command
-// loads a handful of files instead of some two hundred. bin/cprc.js starts from dist/cli/cprc.mjs
+// loads a handful of files instead of some two hundred; plus validate-worker.mjs, the worker
+// thread of `cprc validate` (src/validator/inputs/worker.ts). bin/cprc.js starts from dist/cli/cprc.mjs
 // when it exists, from dist/src/cli/main.js otherwise. Run by `npm run build` after tsc.
 //
 // rolldown comes with vitest (a development dependency); without it the CLI runs unbundled.
@@ -23,7 +24,11 @@ try {
 
 try {
   await rolldown.build({
-    input: { cprc: join(root, 'dist', 'src', 'cli', 'main.js') },
+    input: {
+      cprc: join(root, 'dist', 'src', 'cli', 'main.js'),
+      // the worker thread of a parallel `cprc validate` (found beside the bundle by its name)
+      'validate-worker': join(root, 'dist', 'src', 'validator', 'inputs', 'worker.js'),
+    },
     platform: 'node',
     logLevel: 'silent',
     plugins: [

@@ -105,6 +105,19 @@ function settingsOf(opts: ValidateCliOptions): ValidateInputsOptions {
     settings.maxValiditySeconds = positiveInt(opts.maxValidity, '--max-validity', 'seconds');
   }
   if (opts.ca !== undefined) settings.ca = opts.ca;
+  // worker threads for large folders and globs: automatic unless CPRC_VALIDATE_THREADS says how
+  // many (0: none; the output is the same either way)
+  const threads = process.env.CPRC_VALIDATE_THREADS;
+  if (threads !== undefined && threads !== '') {
+    const n = Number(threads);
+    if (!Number.isInteger(n) || n < 0) {
+      throw new CprcError(
+        'CPRC_USAGE',
+        `CPRC_VALIDATE_THREADS ${JSON.stringify(threads)} must be a whole number of worker threads (0: none)`,
+      );
+    }
+    settings.threads = n;
+  }
   if (opts.json && opts.ndjson)
     throw new CprcError('CPRC_USAGE', '--json and --ndjson exclude each other; give one');
   return settings;

@@ -34,10 +34,14 @@ interface Run {
   stderr: string;
 }
 
-/** Spawns the built CLI, optionally feeding stdin. */
-function cprc(args: string[], stdin?: string): Promise<Run> {
+/** Spawns the built CLI, optionally feeding stdin, with `env` added to the environment. */
+function cprc(args: string[], stdin?: string, env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => {
@@ -409,6 +413,80 @@ describe('cprc validate with many inputs', () => {
       .map((l) => JSON.parse(l).findings.map((f: { requirement: string }) => f.requirement));
     expect(ids[0]).toContain('PRF-1-JSON-NO-BOM');
     expect(ids[1]).toContain('PRF-1-JSON-UNIQUE-MEMBER-NAMES');
+  });
+});
+
+describe('cprc validate with worker threads (CPRC_VALIDATE_THREADS)', () => {
+  /** A folder of every kind of file a folder or glob can hold, 150 documents in all (several batches). */
+  async function mixedFolder(): Promise<string> {
+    const root = join(dir, 'threads');
+    const names = fixtureNames();
+    const put = (rel: string, data: string | Buffer): void => {
+      mkdirSync(join(root, rel, '..'), { recursive: true });
+      writeFileSync(join(root, rel), data);
+    };
+    for (let i = 0; i < 140; i++) {
+      const doc = load(names[i % names.length] as string);
+      // the same request_id far apart (another batch), and next to each other
+      const id = i === 3 || i === 120 ? 'shared' : i === 50 || i === 51 ? 'pair' : `${i}`;
+      doc.request_id = `00000000-0000-4000-8000-${id.padStart(12, '0').replace(/[a-z]/g, 'a')}`;
+      put(`d/${String(i).padStart(3, '0')}.json`, JSON.stringify(doc, null, i % 2 === 0 ? 2 : undefined));
+    }
+    put('d/010-not-json.json', '{"cpr_version": ');
+    put('d/011-nul.json', Buffer.alloc(16));
+    put('d/012-latin1.json', Buffer.from([0x7b, 0x22, 0xe9, 0x22, 0x3a, 0x31, 0x7d]));
+    put('d/013-bom-dup.json', `\uFEFF{"memo":"a","memo":"b"}`);
+    put('d/014-array.json', '[1,2]');
+    put('d/015-big.json', JSON.stringify({ memo: 'x'.repeat(5000) }));
+    put('d/016-uri.json', `${encodeInlineUri(load('sepa-ct-ok'))}\n`);
+    const qr = await renderQrPng(encodeInlineUri(load('rail-address-disagrees-fail')));
+    if (!qr.ok) throw new Error('render failed');
+    put('d/017-qr.json', qr.png);
+    put('d/sub/018.json', JSON.stringify(load('pix-ok')));
+    put('d/019-lines.txt', '{"a":1}\n{"b":2}\n');
+    execFileSync('ln', ['-s', join(root, 'nowhere.json'), join(root, 'd', '020-dangling.json')]);
+    return root;
+  }
+
+  /** Names of the fixtures that parse as a JSON object, sorted. */
+  function fixtureNames(): string[] {
+    return execFileSync('ls', [FIXTURES], { encoding: 'utf8' })
+      .split('\n')
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => f.slice(0, -'.json'.length))
+      .filter((name) => {
+        try {
+          const doc = load(name);
+          return typeof doc === 'object' && doc !== null && !Array.isArray(doc);
+        } catch {
+          return false; // a fixture of the text rules (a byte order mark)
+        }
+      });
+  }
+
+  it('prints the same bytes, exit code and errors with 0, 1 and 3 threads, in every output form and reading', async () => {
+    const root = await mixedFolder();
+    const inputs = [join(root, 'd'), join(root, 'd', '*'), join(root, 'nothing-*.json')];
+    for (const extra of [[], ['--json'], ['--ndjson'], ['--mode', 'payee', '--ndjson']]) {
+      const args = ['validate', ...inputs, '--now', NOW, '--max-bytes', '4096', ...extra];
+      const serial = await cprc(args, undefined, { CPRC_VALIDATE_THREADS: '0' });
+      expect(serial.code).toBe(2); // the dangling link, the big file and the glob matching nothing
+      expect(serial.stderr).toContain('020-dangling.json: no such file');
+      expect(serial.stderr).toContain('max-bytes limit of 4096 bytes');
+      expect(serial.stdout).toContain('CPR-2.1-REQUEST-ID-UNIQUE');
+      for (const threads of ['1', '3']) {
+        const parallel = await cprc(args, undefined, { CPRC_VALIDATE_THREADS: threads });
+        expect(parallel, `${threads} threads, ${extra.join(' ')}`).toEqual(serial);
+      }
+    }
+  });
+
+  it('refuses a CPRC_VALIDATE_THREADS that is no whole number (exit 2)', async () => {
+    const r = await cprc(['validate', fixture('sepa-ct-ok'), '--now', NOW], undefined, {
+      CPRC_VALIDATE_THREADS: 'two',
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('CPRC_VALIDATE_THREADS "two" must be a whole number');
   });
 });
 

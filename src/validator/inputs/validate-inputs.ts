@@ -6,24 +6,46 @@
  *
  * @packageDocumentation
  */
-import { extname } from 'node:path';
+import { availableParallelism } from 'node:os';
 import type { Readable } from 'node:stream';
-import { isCprcError } from '../../errors.js';
-import { type Finding, finding } from '../../model/finding.js';
-import { decodeJsonBytes, parseJsonText } from '../json-text.js';
-import type { ValidateCprOptions, ValidationMode } from '../types.js';
+import { CprcError } from '../../errors.js';
+import { parseJsonText } from '../json-text.js';
+import type { ValidateCprOptions } from '../types.js';
 import { listText } from '../util.js';
 import { validateCpr } from '../validate-cpr.js';
+import {
+  checkLoaded,
+  failed,
+  fromBytes,
+  type InputResult,
+  isNdjsonName,
+  type Loaded,
+  looksLikeNdjson,
+  PNG_MAGIC,
+  withUniqueId,
+} from './documents.js';
 import { expandInput, type Source } from './expand.js';
 import { retrieveCpr } from './fetch.js';
 import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, tooLarge } from './limits.js';
+import { type PoolAnswer, ValidatePool, workerScript } from './pool.js';
 import { idleTimeout, openPathStream, readPathCapped, readRegularFile, splitLines } from './read.js';
 
-/** Requirement of a request_id repeated across documents (spec 2.1, invariant 3). */
-const REQ_UNIQUE = 'CPR-2.1-REQUEST-ID-UNIQUE';
+export type { InputResult } from './documents.js';
 
 /** How many files are read ahead of the one being validated (overlaps I/O and checking). */
 const READ_AHEAD = 16;
+
+/**
+ * Worker threads are started (automatic mode) for an input naming at least this many files:
+ * below it, starting them costs more than they save.
+ */
+export const PARALLEL_MIN_FILES = 1000;
+
+/** Most worker threads started automatically. */
+const MAX_THREADS = 4;
+
+/** Files per batch sent to a worker thread. */
+const BATCH_FILES = 64;
 
 /** Options of {@link validateInputs}. */
 export interface ValidateInputsOptions extends ValidateCprOptions {
@@ -35,36 +57,14 @@ export interface ValidateInputsOptions extends ValidateCprOptions {
   ca?: string;
   /** Where stdin comes from (default `process.stdin`; tests give their own). */
   stdin?: Readable;
-}
-
-/** The outcome for one document (or one input that could not be read). */
-export interface InputResult {
-  /** The input as named: a path, `path:line` for NDJSON, `-` (stdin), a URI. */
-  input: string;
-  /** True when no finding is an error and the input could be read. */
-  valid: boolean;
-  /** Findings of delivery (JSON text, URI, QR), of the document and of the cross-document rule. */
-  findings: Finding[];
-  /** Human description of where the document came from (`x (retrieved from URL)`). */
-  source: string;
-  /** Set when the input could not be read (an I/O error, exit 2): one line saying why. */
-  error?: string;
-}
-
-/** Names ending so are read as NDJSON, one document per line. */
-function isNdjsonName(path: string): boolean {
-  const ext = extname(path).toLowerCase();
-  return ext === '.ndjson' || ext === '.jsonl';
-}
-
-const PNG_MAGIC = Buffer.from('89504e470d0a1a0a', 'hex');
-
-/** A document ready to validate: parsed text findings or a parsed object. */
-interface Loaded {
-  input: string;
-  source: string;
-  doc?: unknown;
-  findings: Finding[];
+  /**
+   * Worker threads checking the files of a large folder or glob (the results and their order
+   * are the same either way). Absent: automatic, one a core (up to 4, none on one core) for an
+   * input naming at least {@link PARALLEL_MIN_FILES} files; 0: never; n: n threads for any input
+   * naming two files or more. Only where the worker's compiled script is at hand (not when this
+   * module runs from its TypeScript source).
+   */
+  threads?: number;
 }
 
 /** The state shared by one run of {@link validateInputs}. */
@@ -77,50 +77,9 @@ interface Run {
   seen: Set<string>;
 }
 
-/** Parses bytes as one JSON document (text rules of the run's reading included). */
-function fromBytes(
-  bytes: Uint8Array,
-  input: string,
-  source: string,
-  mode: ValidationMode | undefined,
-): Loaded {
-  const decoded = decodeJsonBytes(bytes, source);
-  if ('finding' in decoded) return { input, source, findings: [decoded.finding] };
-  return { input, source, ...parseJsonText(decoded.text, mode, source) };
-}
-
 /** Validates a loaded document and applies the cross-document rule. */
 function check(loaded: Loaded, run: Run): InputResult {
-  const findings = [...loaded.findings];
-  if (loaded.doc !== undefined) {
-    findings.push(...validateCpr(loaded.doc, run.opts).findings);
-    // only an object has a request_id (JSON gives an array or a scalar no named member)
-    const id = (loaded.doc as { request_id?: unknown } | null)?.request_id;
-    if (typeof id === 'string') {
-      if (run.seen.has(id)) {
-        findings.push(
-          finding(
-            REQ_UNIQUE,
-            '/request_id',
-            `request_id ${id} was already used by an earlier document of this run; every request needs its own`,
-          ),
-        );
-      } else run.seen.add(id);
-    }
-  }
-  return {
-    input: loaded.input,
-    source: loaded.source,
-    valid: !findings.some((f) => f.severity === 'error'),
-    findings,
-  };
-}
-
-/** The result of an input that could not be read. */
-function failed(input: string, err: unknown): InputResult {
-  // Stryker disable next-line ConditionalExpression: equivalent for every input: each failure of reading one is a CprcError (read.ts, fetch.ts and the codecs wrap theirs); another error is a defect of the validator, rethrown so that it is not passed off as the input's fault
-  if (!isCprcError(err)) throw err;
-  return { input, source: input, valid: false, findings: [], error: err.message };
+  return withUniqueId(checkLoaded(loaded, run.opts), run.seen);
 }
 
 /** Turns a `cpr://` URI into a document (inline: decoded; reference: retrieved). */
@@ -170,23 +129,6 @@ async function fromFileBytes(bytes: Buffer, input: string, run: Run): Promise<Lo
     return loadUri(bytes.toString('utf8').trim(), input, input, run);
   }
   return fromBytes(bytes, input, input, run.opts.mode);
-}
-
-/**
- * True when `text` reads as NDJSON rather than one document: its first line alone is a JSON
- * value and something other than white space follows it. A pretty-printed document's first
- * line (`{`) is never a value on its own.
- */
-function looksLikeNdjson(head: Buffer): boolean {
-  const nl = head.indexOf(0x0a);
-  if (nl === -1 || !/\S/.test(head.subarray(nl + 1).toString('latin1'))) return false;
-  try {
-    // a blank first line is no value: it throws; trim() also drops a byte order mark
-    JSON.parse(head.subarray(0, nl).toString('utf8').trim());
-  } catch {
-    return false;
-  }
-  return true;
 }
 
 /** Documents of an NDJSON stream, one per non-empty line, named `name:line`. */
@@ -291,16 +233,186 @@ async function* bytesDocs(path: string, bytes: Buffer, run: Run): AsyncGenerator
 /** A read started ahead of time; errors are kept, not thrown, until the read is used. */
 type Pending = { source: Source; read?: Promise<{ bytes: Buffer } | { error: unknown }> };
 
+/** One source of an input's expansion, or the error that ended the expansion (named as the input). */
+type Entry = { source: Source } | { source: Source; error: unknown };
+
+/** The sources one input names, as entries: an expansion that throws ends with its error. */
+async function* entriesOf(input: string): AsyncGenerator<Entry> {
+  const sources = expandInput(input);
+  for (;;) {
+    let r: IteratorResult<Source>;
+    try {
+      r = await sources.next();
+    } catch (error) {
+      // Stryker disable next-line StringLiteral: an entry with a read is routed by its read, whatever its kind
+      yield { source: { kind: 'path', path: input }, error };
+      return;
+    }
+    if (r.done) return;
+    yield { source: r.value };
+  }
+}
+
+/** `head`, then what `rest` yields. */
+async function* prepend<T>(head: readonly T[], rest: AsyncIterator<T>): AsyncGenerator<T> {
+  yield* head;
+  for (;;) {
+    const r = await rest.next();
+    if (r.done) return;
+    yield r.value;
+  }
+}
+
+/** Starts reading the entry's file, when it is a path read whole (not NDJSON by name). */
+function startRead(entry: Entry, run: Run): Pending {
+  const p: Pending = { source: entry.source };
+  if ('error' in entry) {
+    p.read = Promise.resolve({ error: entry.error });
+    return p;
+  }
+  if (p.source.kind === 'path' && !isNdjsonName(p.source.path)) {
+    const path = p.source.path;
+    // a regular file is read at once (the common case: a folder of documents); anything else
+    // (a FIFO, a device) is streamed under the cap, ahead of its turn
+    let bytes: Buffer | undefined;
+    try {
+      bytes = readRegularFile(path, run.maxBytes, p.source.listedAsFile === true);
+    } catch (error) {
+      p.read = Promise.resolve({ error });
+      return p;
+    }
+    p.read =
+      bytes !== undefined
+        ? Promise.resolve({ bytes })
+        : readPathCapped(path, run.maxBytes, run.timeoutMs).then(
+            (b) => ({ bytes: b }),
+            (error: unknown) => ({ error }),
+          );
+  }
+  return p;
+}
+
+/** The documents of one source whose read (if any) was started. */
+async function* pendingDocs(p: Pending, run: Run, stdin: Readable): AsyncGenerator<InputResult> {
+  const s = p.source;
+  if (s.kind === 'stdin') {
+    yield* stdinDocs(run, stdin);
+  } else if (s.kind === 'uri') {
+    try {
+      yield check(await loadUri(s.uri, s.uri, 'uri', run), run);
+    } catch (err) {
+      yield failed(s.uri, err);
+    }
+  } else if (p.read === undefined) {
+    yield* pathStreamDocs(s.path, run);
+  } else {
+    const r = await p.read;
+    if ('error' in r) yield failed(s.path, r.error);
+    else yield* bytesDocs(s.path, r.bytes, run);
+  }
+}
+
+/** The documents of the entries, on this thread, reading up to {@link READ_AHEAD} files ahead. */
+async function* serialDocs(
+  entries: AsyncIterator<Entry>,
+  run: Run,
+  stdin: Readable,
+): AsyncGenerator<InputResult> {
+  const queue: Pending[] = [];
+  let ended = false;
+  const fill = async (): Promise<void> => {
+    // Stryker disable next-line EqualityOperator: the read-ahead depth (16 or 17) is internal: it changes no result
+    while (!ended && queue.length < READ_AHEAD) {
+      const r = await entries.next();
+      if (r.done) ended = true;
+      else queue.push(startRead(r.value, run));
+    }
+  };
+  await fill();
+  while (queue.length > 0) {
+    yield* pendingDocs(queue.shift() as Pending, run, stdin);
+    await fill();
+  }
+}
+
+/** A batch of entries and, for the plain files among them, the worker's answers. */
+interface Batch {
+  entries: Entry[];
+  /** Index in `files` of each entry sent to the pool (-1: handled on this thread). */
+  slots: number[];
+  answers: Promise<PoolAnswer[] | null>;
+}
+
+/**
+ * The documents of the entries, the files checked by the pool's workers, batch by batch, in
+ * entry order; what a worker does not take (stdin, a URI, a FIFO, a PNG, NDJSON, an expansion
+ * error) or could not check is handled on this thread in its turn, as by {@link serialDocs}.
+ * The cross-document rule is applied here, in order.
+ */
+async function* parallelDocs(
+  entries: AsyncIterator<Entry>,
+  run: Run,
+  pool: ValidatePool,
+  inFlight: number,
+  stdin: Readable,
+): AsyncGenerator<InputResult> {
+  const batches: Batch[] = [];
+  let ended = false;
+  const fill = async (): Promise<void> => {
+    while (!ended && batches.length < inFlight) {
+      const batch: Batch = { entries: [], slots: [], answers: Promise.resolve(null) };
+      const files: { path: string; listedAsFile: boolean }[] = [];
+      while (batch.entries.length < BATCH_FILES) {
+        const r = await entries.next();
+        if (r.done) {
+          ended = true;
+          break;
+        }
+        const e = r.value;
+        batch.entries.push(e);
+        if (!('error' in e) && e.source.kind === 'path') {
+          batch.slots.push(files.length);
+          files.push({ path: e.source.path, listedAsFile: e.source.listedAsFile === true });
+        } else batch.slots.push(-1);
+      }
+      if (batch.entries.length === 0) return;
+      if (files.length > 0) batch.answers = pool.check(files);
+      batches.push(batch);
+    }
+  };
+  await fill();
+  while (batches.length > 0) {
+    const batch = batches.shift() as Batch;
+    const answers = await batch.answers;
+    await fill(); // keeps the workers busy while this batch is reported
+    for (let i = 0; i < batch.entries.length; i++) {
+      const slot = batch.slots[i] as number;
+      const answer = slot >= 0 && answers ? answers[slot] : undefined;
+      if (answer !== undefined && answer !== 'defer') yield withUniqueId(answer, run.seen);
+      else yield* pendingDocs(startRead(batch.entries[i] as Entry, run), run, stdin);
+    }
+  }
+}
+
+/** How many worker threads a run uses and for inputs of how many files; none: none. */
+function threadPlan(threads: number | undefined): { threads: number; minFiles: number } | undefined {
+  if (threads === 0) return undefined;
+  if (threads !== undefined) return { threads, minFiles: 2 };
+  const cores = Math.min(availableParallelism(), MAX_THREADS);
+  return cores < 2 ? undefined : { threads: cores, minFiles: PARALLEL_MIN_FILES };
+}
+
 /**
  * Validates every document the inputs name, one at a time, in input order (a folder in name
  * order, a glob in name order, an NDJSON stream line by line). Memory stays flat in the number of
  * documents: only the request_ids seen are kept, for the cross-document rule (spec 2.1: a
  * request_id is globally unique, so a repeat within one run is an error on the later document).
  * An input that cannot be read (missing, above the `max-bytes` limit, a failed retrieval) yields
- * a result with `error` set, and the run goes on.
+ * a result with `error` set, and the run goes on. A folder or glob of many files is checked by
+ * worker threads (`threads`), with the same results in the same order.
  *
  * @param inputs - paths, folders, globs, `-`, `cpr://` URIs.
- * @param opts - the reading (`mode`, `now`, `maxValiditySeconds`) and the input limits.
+ * @param opts - the reading (`mode`, `now`, `maxValiditySeconds`), the input limits and `threads`.
  * @example
  * ```ts
  * for await (const r of validateInputs(['requests/'], { mode: 'payee' })) {
@@ -312,8 +424,11 @@ export async function* validateInputs(
   inputs: readonly string[],
   opts: ValidateInputsOptions = {},
 ): AsyncGenerator<InputResult> {
-  const { maxBytes, timeoutMs, ca, stdin, ...cprOpts } = opts;
+  const { maxBytes, timeoutMs, ca, stdin, threads, ...cprOpts } = opts;
   validateCpr({}, cprOpts); // options are checked once, before any input is read (throws CPRC_USAGE)
+  if (threads !== undefined && (!Number.isInteger(threads) || threads < 0)) {
+    throw new CprcError('CPRC_USAGE', 'validateInputs: threads must be a whole number, 0 or more');
+  }
   const run: Run = {
     opts: cprOpts, // an absent mode is the wallet's reading, in every rule and in the text rules
     maxBytes: maxBytes ?? DEFAULT_MAX_BYTES,
@@ -321,68 +436,36 @@ export async function* validateInputs(
     ca,
     seen: new Set(),
   };
-  const queue: Pending[] = [];
-  const startRead = (p: Pending): void => {
-    if (p.source.kind === 'path' && !isNdjsonName(p.source.path)) {
-      const path = p.source.path;
-      // a regular file is read at once (the common case: a folder of documents); anything else
-      // (a FIFO, a device) is streamed under the cap, ahead of its turn
-      let bytes: Buffer | undefined;
-      try {
-        bytes = readRegularFile(path, run.maxBytes, p.source.listedAsFile === true);
-      } catch (error) {
-        p.read = Promise.resolve({ error });
-        return;
-      }
-      p.read =
-        bytes !== undefined
-          ? Promise.resolve({ bytes })
-          : readPathCapped(path, run.maxBytes, run.timeoutMs).then(
-              (b) => ({ bytes: b }),
-              (error: unknown) => ({ error }),
-            );
-    }
-  };
-  for (const input of inputs) {
-    const sources = expandInput(input);
-    // an expansion that has ended (or thrown) is done again at once on the next call
-    const fill = async (): Promise<void> => {
-      // Stryker disable next-line EqualityOperator: the read-ahead depth (16 or 17) is internal: it changes no result
-      while (queue.length < READ_AHEAD) {
-        let r: IteratorResult<Source>;
-        try {
-          r = await sources.next();
-        } catch (err) {
-          // Stryker disable next-line StringLiteral: an entry with a read is routed by its read, whatever its kind
-          queue.push({ source: { kind: 'path', path: input }, read: Promise.resolve({ error: err }) });
-          return;
+  const input$ = stdin ?? process.stdin;
+  const plan = threadPlan(threads);
+  const script = plan ? workerScript() : undefined;
+  let pool: ValidatePool | undefined;
+  try {
+    for (const input of inputs) {
+      const entries = entriesOf(input);
+      if (plan && script) {
+        // the first files decide: a pool only for an input naming enough of them
+        const head: Entry[] = [];
+        let ended = false;
+        while (head.length < plan.minFiles) {
+          const r = await entries.next();
+          if (r.done) {
+            ended = true;
+            break;
+          }
+          head.push(r.value);
         }
-        if (r.done) return;
-        const p: Pending = { source: r.value };
-        startRead(p);
-        queue.push(p);
-      }
-    };
-    await fill();
-    while (queue.length > 0) {
-      const p = queue.shift() as Pending;
-      const s = p.source;
-      if (s.kind === 'stdin') {
-        yield* stdinDocs(run, stdin ?? process.stdin);
-      } else if (s.kind === 'uri') {
-        try {
-          yield check(await loadUri(s.uri, s.uri, 'uri', run), run);
-        } catch (err) {
-          yield failed(s.uri, err);
+        if (!ended) {
+          pool ??= new ValidatePool(plan.threads, { opts: cprOpts, maxBytes: run.maxBytes }, script);
+          yield* parallelDocs(prepend(head, entries), run, pool, plan.threads * 2, input$);
+          continue;
         }
-      } else if (p.read === undefined) {
-        yield* pathStreamDocs(s.path, run);
-      } else {
-        const r = await p.read;
-        if ('error' in r) yield failed(s.path, r.error);
-        else yield* bytesDocs(s.path, r.bytes, run);
+        yield* serialDocs(prepend(head, entries), run, input$);
+        continue;
       }
-      await fill();
+      yield* serialDocs(entries, run, input$);
     }
+  } finally {
+    await pool?.close();
   }
 }
