@@ -6,9 +6,9 @@
  * @packageDocumentation
  */
 import { createSecureContext, type SecureContext } from 'node:tls';
-import { boundedCache } from '../caches.js';
 
-const contexts = boundedCache<string, SecureContext>(64);
+/** By CA text; a run trusts one or two CAs, so a handful at most (dropped whole past 64). */
+const contexts = new Map<string, SecureContext>();
 
 /**
  * The client context that trusts `ca` (PEM), or Node's default trust store when `ca` is absent,
@@ -23,6 +23,7 @@ export function clientSecureContext(ca: string | Buffer | undefined): SecureCont
   let context = contexts.get(key);
   if (context === undefined) {
     context = createSecureContext(ca === undefined ? {} : { ca });
+    if (contexts.size >= 64) contexts.clear();
     contexts.set(key, context);
   }
   return context;
