@@ -31,12 +31,12 @@ export interface PoolBatch {
 export type PoolAnswer = Checked | 'defer';
 
 /**
- * The worker's script beside this module: `validate-worker.mjs` in the bundled CLI (dist/cli/),
+ * The worker's script beside this module: `validate-worker.cjs` in the bundled CLI (dist/cli/),
  * `worker.js` in the compiled sources (dist/src/); none when this module runs from its
  * TypeScript source (tests), where a run stays on the main thread.
  */
 export function workerScript(): URL | undefined {
-  for (const name of ['./validate-worker.mjs', './worker.js']) {
+  for (const name of ['./validate-worker.cjs', './worker.js']) {
     const url = new URL(name, import.meta.url);
     if (existsSync(url)) return url;
   }
