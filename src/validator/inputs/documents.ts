@@ -53,7 +53,7 @@ export function isNdjsonName(path: string): boolean {
 }
 
 /** The first bytes of a PNG file. */
-export const PNG_MAGIC = Buffer.from('89504e470d0a1a0a', 'hex');
+const PNG_MAGIC = Buffer.from('89504e470d0a1a0a', 'hex');
 
 /** Parses bytes as one JSON document (text rules of the reading `mode` included). */
 export function fromBytes(
@@ -132,13 +132,17 @@ export function looksLikeNdjson(head: Buffer): boolean {
   return true;
 }
 
+/** What a whole file holds, as `cprc validate` reads it. */
+export type FileContent = 'ndjson' | 'png' | 'uri' | 'json';
+
 /**
- * True when the bytes of the file at `path` are one JSON document, read as such whatever they
- * hold: not a PNG (a QR code), not a `cpr://` URI in a text file, and, for a name not ending in
- * `.json`, not NDJSON.
+ * What the bytes of the file at `path` hold: NDJSON (a name not ending in `.json` whose bytes
+ * read as NDJSON), a PNG (a QR code), a `cpr://` URI in a text file, or else one JSON document.
+ * The one decision of the main thread and of the worker threads, which check only `json`.
  */
-export function isPlainJsonFile(path: string, bytes: Buffer): boolean {
-  if (bytes.subarray(0, 8).equals(PNG_MAGIC)) return false;
-  if (bytes.subarray(0, 6).toString('latin1') === 'cpr://') return false;
-  return path.toLowerCase().endsWith('.json') || !looksLikeNdjson(bytes);
+export function fileContentOf(path: string, bytes: Buffer): FileContent {
+  if (!path.toLowerCase().endsWith('.json') && looksLikeNdjson(bytes)) return 'ndjson';
+  if (bytes.subarray(0, 8).equals(PNG_MAGIC)) return 'png';
+  if (bytes.subarray(0, 6).toString('latin1') === 'cpr://') return 'uri';
+  return 'json';
 }

@@ -15,13 +15,14 @@ import { listText } from '../util.js';
 import { validateCpr } from '../validate-cpr.js';
 import {
   checkLoaded,
+  type FileContent,
   failed,
+  fileContentOf,
   fromBytes,
   type InputResult,
   isNdjsonName,
   type Loaded,
   looksLikeNdjson,
-  PNG_MAGIC,
   withUniqueId,
 } from './documents.js';
 import { expandInput, type Source } from './expand.js';
@@ -109,9 +110,14 @@ async function loadUri(uri: string, input: string, source: string, run: Run): Pr
   };
 }
 
-/** A whole file's bytes: a PNG (QR), a `cpr://` URI in a text file, or JSON text. */
-async function fromFileBytes(bytes: Buffer, input: string, run: Run): Promise<Loaded> {
-  if (bytes.subarray(0, 8).equals(PNG_MAGIC)) {
+/** A whole file's bytes holding `content`: a PNG (QR), a `cpr://` URI in a text file, or JSON text. */
+async function fromFileBytes(
+  bytes: Buffer,
+  content: Exclude<FileContent, 'ndjson'>,
+  input: string,
+  run: Run,
+): Promise<Loaded> {
+  if (content === 'png') {
     const { readQrPng } = await import('../../codec/qr.js'); // pngjs and jsQR only for images
     const qr = readQrPng(bytes);
     if (!qr.ok) {
@@ -126,9 +132,7 @@ async function fromFileBytes(bytes: Buffer, input: string, run: Run): Promise<Lo
     const loaded = await loadUri(qr.text.trim(), input, `qr code in ${input}`, run);
     return { ...loaded, findings: [...qr.findings, ...loaded.findings] };
   }
-  if (bytes.subarray(0, 6).toString('latin1') === 'cpr://') {
-    return loadUri(bytes.toString('utf8').trim(), input, input, run);
-  }
+  if (content === 'uri') return loadUri(bytes.toString('utf8').trim(), input, input, run);
   return fromBytes(bytes, input, input, run.opts.mode);
 }
 
@@ -220,12 +224,13 @@ async function* pathStreamDocs(path: string, run: Run): AsyncGenerator<InputResu
 
 /** Documents of one path whose bytes were read. */
 async function* bytesDocs(path: string, bytes: Buffer, run: Run): AsyncGenerator<InputResult> {
-  if (!path.toLowerCase().endsWith('.json') && looksLikeNdjson(bytes)) {
+  const content = fileContentOf(path, bytes);
+  if (content === 'ndjson') {
     yield* ndjsonDocs([], path, run, bytes);
     return;
   }
   try {
-    yield check(await fromFileBytes(bytes, path, run), run);
+    yield check(await fromFileBytes(bytes, content, path, run), run);
   } catch (err) {
     yield failed(path, err);
   }
@@ -264,6 +269,16 @@ async function* prepend<T>(head: readonly T[], rest: AsyncIterator<T>): AsyncGen
   }
 }
 
+/**
+ * The file of an entry that is read whole (a path not NDJSON by name: those are streamed), else
+ * undefined. Only such files go to the worker threads.
+ */
+function wholeFile(entry: Entry): { path: string; listedAsFile: boolean } | undefined {
+  const s = entry.source;
+  if ('error' in entry || s.kind !== 'path' || isNdjsonName(s.path)) return undefined;
+  return { path: s.path, listedAsFile: s.listedAsFile === true };
+}
+
 /** Starts reading the entry's file, when it is a path read whole (not NDJSON by name). */
 function startRead(entry: Entry, run: Run): Pending {
   const p: Pending = { source: entry.source };
@@ -271,13 +286,14 @@ function startRead(entry: Entry, run: Run): Pending {
     p.read = Promise.resolve({ error: entry.error });
     return p;
   }
-  if (p.source.kind === 'path' && !isNdjsonName(p.source.path)) {
-    const path = p.source.path;
+  const file = wholeFile(entry);
+  if (file !== undefined) {
+    const { path } = file;
     // a regular file is read at once (the common case: a folder of documents); anything else
     // (a FIFO, a device) is streamed under the cap, ahead of its turn
     let bytes: Buffer | undefined;
     try {
-      bytes = readRegularFile(path, run.maxBytes, p.source.listedAsFile === true);
+      bytes = readRegularFile(path, run.maxBytes, file.listedAsFile);
     } catch (error) {
       p.read = Promise.resolve({ error });
       return p;
@@ -346,9 +362,10 @@ interface Batch {
 
 /**
  * The documents of the entries, the files checked by the pool's workers, batch by batch, in
- * entry order; what a worker does not take (stdin, a URI, a FIFO, a PNG, NDJSON, an expansion
- * error) or could not check is handled on this thread in its turn, as by {@link serialDocs}.
- * The cross-document rule is applied here, in order.
+ * entry order. What a worker is not sent (stdin, a URI, an NDJSON name, an expansion error) or
+ * hands back (a FIFO, a PNG, a URI or NDJSON in a file, a file it could not check) is handled on
+ * this thread in its turn, as by {@link serialDocs}. The cross-document rule is applied here, in
+ * order.
  */
 async function* parallelDocs(
   entries: AsyncIterator<Entry>,
@@ -371,10 +388,9 @@ async function* parallelDocs(
         }
         const e = r.value;
         batch.entries.push(e);
-        if (!('error' in e) && e.source.kind === 'path') {
-          batch.slots.push(files.length);
-          files.push({ path: e.source.path, listedAsFile: e.source.listedAsFile === true });
-        } else batch.slots.push(-1);
+        const file = wholeFile(e);
+        batch.slots.push(file === undefined ? -1 : files.length);
+        if (file !== undefined) files.push(file);
       }
       if (batch.entries.length === 0) return;
       if (files.length > 0) batch.answers = pool.check(files);
