@@ -181,6 +181,12 @@ export async function openPathStream(path: string): Promise<Readable> {
   }
 }
 
+/** True for a regular file; false for another kind (a FIFO, a device); a folder is refused. */
+function isRegular(path: string, stats: Stats): boolean {
+  if (stats.isDirectory()) throw cannotRead(path, { code: 'EISDIR' });
+  return stats.isFile();
+}
+
 /**
  * Reads a regular file whole, synchronously, under the `max-bytes` cap: one stat of the path, one
  * open, one stat of the open file and one read of one byte more than its size (a file that grew
@@ -203,11 +209,7 @@ export function readRegularFile(path: string, max: number, listedAsFile = false)
     // for a writer that is gone. The stat opens nothing. (A path swapped for another kind between
     // the stat and the open fails its read below, named by cannotRead: non-blocking, a FIFO is
     // not waited for.)
-    if (!listedAsFile) {
-      const kind = statSync(path);
-      if (kind.isDirectory()) throw cannotRead(path, { code: 'EISDIR' });
-      if (!kind.isFile()) return undefined;
-    }
+    if (!listedAsFile && !isRegular(path, statSync(path))) return undefined;
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
     if (err instanceof CprcError) throw err;
@@ -215,11 +217,8 @@ export function readRegularFile(path: string, max: number, listedAsFile = false)
   }
   try {
     const stats = fstatSync(fd);
-    if (listedAsFile && !stats.isFile()) {
-      // swapped since the listing (see above): what the path is now decides
-      if (stats.isDirectory()) throw cannotRead(path, { code: 'EISDIR' });
-      return undefined;
-    }
+    // swapped since the listing (see above): what the path is now decides
+    if (listedAsFile && !isRegular(path, stats)) return undefined;
     if (stats.size > max) throw tooLarge(path, max);
     // one byte more than the file holds: a short read is its end; a full one, a file that grew
     let buf = Buffer.allocUnsafe(stats.size + 1);
