@@ -198,9 +198,6 @@ function luminanceOf(rgba: Uint8ClampedArray, width: number, height: number): Ui
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Pixel size of a module after {@link reducedImage}: the readers find a symbol of 2-pixel modules. */
-const MODULE_PIXELS = 1;
-
 /**
  * Greatest common divisor of the lengths of the runs of identical pixels in every row and every
  * column of an RGBA image (`pixels` one 32-bit word per pixel): an image drawn in aligned g x g
@@ -240,10 +237,10 @@ function blockSize(pixels: Uint32Array, width: number, height: number): number {
 /**
  * The same picture with fewer pixels, when that loses nothing: an image made of aligned g x g
  * blocks of one colour each (every run of identical pixels, in every row and column, a multiple
- * of g long) is shrunk by the largest divisor f of g that leaves blocks of at least
- * {@link MODULE_PIXELS} pixels, one pixel per f x f block. A rendered QR code at 4 pixels per
- * module reads from a quarter of its pixels; the readers' work grows with the pixels. Undefined
- * when no such f > 1 exists (a photograph, a scaled or blurred image): the image is read whole.
+ * of g long) is shrunk to one pixel per block. A QR code rendered at 4 pixels per module reads
+ * from a sixteenth of its pixels (one per module, which both readers take); their work grows
+ * with the pixels. Undefined when g is 1 (a photograph, a scaled or blurred image): the image is
+ * read whole.
  */
 function reducedImage(
   rgba: Uint8ClampedArray,
@@ -254,14 +251,7 @@ function reducedImage(
     rgba.byteOffset % 4 === 0
       ? new Uint32Array(rgba.buffer, rgba.byteOffset, width * height)
       : new Uint32Array(Uint8ClampedArray.from(rgba).buffer, 0, width * height);
-  const g = blockSize(words, width, height);
-  let f = 1;
-  for (let d = Math.floor(g / MODULE_PIXELS); d > 1; d--) {
-    if (g % d === 0) {
-      f = d;
-      break;
-    }
-  }
+  const f = blockSize(words, width, height);
   if (f === 1) return undefined;
   const w = width / f;
   const h = height / f;
