@@ -33,22 +33,21 @@ function installCodeCache(dist, cacheDir, produce) {
   const compile = Module.prototype._compile;
   const made = [];
   const counts = { cached: 0, rejected: 0, uncached: 0 };
-  const cached = (filename) => {
+  /** `filename` relative to `dist` when the hook caches it, else undefined. */
+  const cachedName = (filename) => {
     const rel = relative(dist, filename);
-    if (rel.startsWith('..') || !rel.endsWith('.cjs')) return false;
-    return rel.startsWith(`cli${sep}`) || /^schemas-compiled[^/\\]*\.cjs$/.test(rel);
+    if (rel.startsWith('..') || !rel.endsWith('.cjs')) return undefined;
+    return rel.startsWith(`cli${sep}`) || /^schemas-compiled[^/\\]*\.cjs$/.test(rel) ? rel : undefined;
   };
   Module.prototype._compile = function compileWithCache(content, filename) {
+    const rel = cachedName(filename);
     // a file with a dynamic import() is compiled as usual: in Node 20, code started from a cache
     // entry loses the callback import() needs ("A dynamic import callback was not specified")
-    if (!cached(filename) || DYNAMIC_IMPORT.test(content)) return compile.call(this, content, filename);
+    if (rel === undefined || DYNAMIC_IMPORT.test(content)) return compile.call(this, content, filename);
     let entry;
     try {
       const st = statSync(filename);
-      entry = join(
-        cacheDir,
-        `${relative(dist, filename).split(sep).join('~')}.${st.size}-${Math.trunc(st.mtimeMs)}.bin`,
-      );
+      entry = join(cacheDir, `${rel.split(sep).join('~')}.${st.size}-${Math.trunc(st.mtimeMs)}.bin`);
     } catch {
       return compile.call(this, content, filename);
     }
