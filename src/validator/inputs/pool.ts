@@ -11,6 +11,12 @@ import { Worker } from 'node:worker_threads';
 import type { ValidateCprOptions } from '../types.js';
 import type { Checked } from './documents.js';
 
+/**
+ * The mark of a worker started by {@link ValidatePool} (its `workerData`): `worker.ts` serves
+ * batches only then, so importing it in another worker thread (a test runner's) does nothing.
+ */
+export const POOL_WORKER = 'cprc-validate-pool';
+
 /** What every worker is started with. */
 export interface PoolSettings {
   /** The reading (`mode`, `now`, `maxValiditySeconds`). */
@@ -67,7 +73,7 @@ export class ValidatePool {
 
   constructor(threads: number, settings: PoolSettings, script: URL) {
     for (let i = 0; i < threads; i++) {
-      const worker = new Worker(script, { workerData: settings });
+      const worker = new Worker(script, { workerData: { mark: POOL_WORKER, settings } });
       const slot: Slot = { worker, pending: new Map(), dead: false };
       const fail = (): void => {
         slot.dead = true;

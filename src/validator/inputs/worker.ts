@@ -12,7 +12,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { isCprcError } from '../../errors.js';
 import { type Checked, checkLoaded, failed, fileContentOf, fromBytes } from './documents.js';
-import type { PoolAnswer, PoolBatch, PoolSettings } from './pool.js';
+import { POOL_WORKER, type PoolAnswer, type PoolBatch, type PoolSettings } from './pool.js';
 import { readRegularFile } from './read.js';
 
 /** The answer for one file of a batch. */
@@ -28,16 +28,21 @@ function answer(path: string, listedAsFile: boolean, settings: PoolSettings): Po
   return checked;
 }
 
-const settings = workerData as PoolSettings;
+// only in a worker the pool started: imported anywhere else (another worker thread's parentPort
+// carries someone else's messages) this module does nothing
+const data = workerData as { mark?: unknown; settings: PoolSettings } | null | undefined;
 const port = parentPort;
-port?.on('message', (batch: PoolBatch) => {
-  const answers: PoolAnswer[] = [];
-  for (const f of batch.files) {
-    try {
-      answers.push(answer(f.path, f.listedAsFile, settings));
-    } catch {
-      answers.push('defer'); // the main thread meets the same failure, and reports it as it would
+if (port !== null && data?.mark === POOL_WORKER) {
+  const { settings } = data;
+  port.on('message', (batch: PoolBatch) => {
+    const answers: PoolAnswer[] = [];
+    for (const f of batch.files) {
+      try {
+        answers.push(answer(f.path, f.listedAsFile, settings));
+      } catch {
+        answers.push('defer'); // the main thread meets the same failure, and reports it as it would
+      }
     }
-  }
-  port.postMessage({ id: batch.id, answers });
-});
+    port.postMessage({ id: batch.id, answers });
+  });
+}
