@@ -83,7 +83,7 @@ export function checkLoaded(loaded: Loaded, opts: ValidateCprOptions): Checked {
     valid: !findings.some((f) => f.severity === 'error'),
     findings,
   };
-  return requestId === undefined ? { result } : { result, requestId };
+  return { result, requestId };
 }
 
 /**
