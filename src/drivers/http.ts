@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { Agent, type Dispatcher } from 'undici';
+import { boundedCache } from '../caches.js';
 import { CprcError } from '../errors.js';
 import { jsonTextDepth } from '../model/util.js';
 import { CappedRequestError, cappedRequest } from '../net/request.js';
@@ -385,12 +386,24 @@ export class HttpClient {
 
 /** `https://host:port` of a URL (the key of a circuit breaker). */
 function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
+  // the URL is parsed once per scheme and authority (each exchange names a new path)
+  const head = AUTHORITY.exec(url)?.[0] ?? url;
+  let origin = origins.get(head);
+  if (origin === undefined) {
+    try {
+      origin = new URL(head).origin;
+    } catch {
+      origin = head;
+    }
+    origins.set(head, origin);
   }
+  return origin;
 }
+
+/** The scheme and authority at the start of an absolute URL. */
+const AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
+/** Origins of the URL heads already read. */
+const origins = boundedCache<string, string>(256);
 
 /**
  * Parses a JSON answer of a target, whatever it is: an empty body, a body that is not JSON, a

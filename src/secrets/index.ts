@@ -142,12 +142,13 @@ function redactMembers(value: unknown, state: { changed: boolean }): unknown {
  */
 export function redactText(text: string, secrets: readonly string[]): string {
   let out = text;
-  if (!text.includes('"')) return eraseSecrets(out, secrets); // no JSON member name in it
+  // no member named like a secret (the common case: most bodies are read once, by this test)
+  if (!SECRET_MEMBER_NAME.test(text)) return eraseSecrets(out, secrets);
   if (jsonTextDepth(text) > MAX_REDACT_DEPTH) {
     // too deep to walk (a hostile body; the member walk recurses): secret members' string values
     // are replaced in the text itself
     out = out.replace(SECRET_MEMBER_VALUE, `$1"${REDACTED}"`);
-  } else if (SECRET_MEMBER_NAME.test(text)) {
+  } else {
     try {
       const parsed: unknown = JSON.parse(text);
       const state = { changed: false };

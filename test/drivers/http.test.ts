@@ -38,6 +38,15 @@ describe('HttpClient and the default HTTP drivers', () => {
         hung.push(() => res.destroy());
         return; // never answers
       }
+      if (url.pathname === '/drip') {
+        // an answer that never stops coming: a byte every 50 ms, each well inside the idle timers
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('[');
+        const drip = setInterval(() => res.write('0,'), 50);
+        res.on('close', () => clearInterval(drip));
+        hung.push(() => res.destroy());
+        return;
+      }
       if (url.pathname === '/big-declared') return json(res, 200, { big: BIG });
       if (url.pathname === '/big-chunked') {
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -92,6 +101,20 @@ describe('HttpClient and the default HTTP drivers', () => {
     expect(err).toBeInstanceOf(DriverTransportError);
     expect((err as DriverTransportError).code).toBe('CPRC_TIMEOUT');
     expect((err as Error).message).toMatch(/timeout.*300 ms.*timeouts\.request_ms/);
+    expect(recorder.take()[0]?.error).toMatch(/timeout/);
+    await http.close();
+  });
+
+  it('bounds the whole exchange, not only each wait: an answer that keeps dripping is a timeout error', async () => {
+    const recorder = new Recorder();
+    const http = new HttpClient({ ca, timeoutMs: 400, recorder });
+    const started = Date.now();
+    const err = await http.exchange({ method: 'GET', url: `${server.url}/drip` }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DriverTransportError);
+    expect((err as DriverTransportError).code).toBe('CPRC_TIMEOUT');
+    expect((err as Error).message).toMatch(/timeout.*400 ms/);
+    // ended by the deadline (a byte came every 50 ms: undici's idle timers never fire)
+    expect(Date.now() - started).toBeLessThan(3000);
     expect(recorder.take()[0]?.error).toMatch(/timeout/);
     await http.close();
   });
