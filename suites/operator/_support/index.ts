@@ -31,6 +31,7 @@ import {
   assertThat,
   context,
   expectOk,
+  maxWaitMs,
   note,
   type OperatorDriver,
   type OperatorResult,
@@ -38,6 +39,7 @@ import {
   operator,
   perRun,
   skip,
+  waitRealTime,
 } from '../../_lib/index.js';
 
 export type { CashPack, LockRequest, Policy, RedemptionRequest, RenewalEntry };
@@ -471,6 +473,30 @@ export function withOffset(ms: number, offsetMinutes: number): string {
   return `${wall}${sign}${hh}:${mm}`;
 }
 
+/** Margin past the next whole second of {@link intoLaterSecond}: the clocks' sub-second skew. */
+const LATER_SECOND_MARGIN_MS = 150;
+
+/**
+ * Waits in real time (recorded as the check's wait) until the clock is past the whole second that
+ * followed `answeredAt` (epoch ms of an answer), by a margin: whatever the Operator stamps from
+ * then on carries a later second than anything it stamped before. A renewal that re-stamps
+ * `issued_at` or `expires_at` with its own time writes the same text within the second of the
+ * issue (timestamps carry whole seconds), so only a later second shows it. A test clock moves by
+ * whole seconds, so the second's phase is the wall clock's whatever it was advanced by. At most
+ * 1.15 s; with a lower `--max-wait` it does not wait and notes what that leaves unseen.
+ */
+export async function intoLaterSecond(answeredAt: number): Promise<void> {
+  const wait = Math.floor(answeredAt / 1000) * 1000 + 1000 + LATER_SECOND_MARGIN_MS - Date.now();
+  if (wait <= 0) return;
+  if (wait > maxWaitMs()) {
+    note(
+      `did not wait ${Math.round(wait)} ms for a later second (above the maximum wait): a time stamp rewritten within the same second is not seen`,
+    );
+    return;
+  }
+  await waitRealTime(wait);
+}
+
 /** Epoch ms of an RFC 3339 text, or `undefined` (the suite's own reader). */
 export function instantOf(text: unknown): number | undefined {
   if (typeof text !== 'string') return undefined;
@@ -566,7 +592,7 @@ export async function testClock(s: OperatorSetup): Promise<TestClock> {
   return clockProbe;
 }
 
-export { maxWaitMs } from '../../_lib/index.js';
+export { maxWaitMs };
 
 // ------------------------------------------------------------------ money: the low-balance principal
 

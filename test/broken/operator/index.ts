@@ -71,6 +71,7 @@ import { renewRace } from './renew-race.js';
 import { renewReportsOldBearer } from './renew-reports-old-bearer.js';
 import { renewalIdPerPack } from './renewal-id-per-pack.js';
 import { renewalIdReplay } from './renewal-id-replay.js';
+import { renewalRestampsWholeSeconds } from './renewal-restamps-whole-seconds.js';
 import { renewalRewritesIssuedAt } from './renewal-rewrites-issued-at.js';
 import { requestIdReplay } from './request-id-replay.js';
 import { statusBodyWithoutPackId } from './status-body-without-pack-id.js';
@@ -162,6 +163,7 @@ export const faults: BrokenImplementation[] = [
   redeemRefundsPrincipal,
   renewalIdPerPack,
   renewalRewritesIssuedAt,
+  renewalRestampsWholeSeconds,
   statusLeaksExistence,
   unsignedAccepted,
   // operator.ts and store.ts survivors (issue 16): pack binding, unknown signer, assets, harness, terminal expiry
