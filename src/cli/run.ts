@@ -94,7 +94,7 @@ export function registerRun(program: Command): void {
     )
     .option(
       '--max-wait <ms>',
-      `longest real wait of an expiry check when the target has no test clock (default: timeouts.max_wait_ms of the config, else ${DEFAULT_MAX_WAIT_MS}); a check needing longer is skipped naming the wait`,
+      `longest real wait of a check (default: timeouts.max_wait_ms of the config, else ${DEFAULT_MAX_WAIT_MS}): an expiry check on a target without a test clock needing longer is skipped naming the wait; the Operator's renewal a second after an issue is then made without waiting, and noted`,
       integer('--max-wait', 0),
     )
     .option('--list', 'list the checks and requirements this configuration would run; send nothing')

@@ -49,7 +49,7 @@ export interface RunConfig {
      */
     test_ms?: number;
     /**
-     * Longest real wait an expiry check may make when the target offers no test clock (profile: POST {harness}/clock), in milliseconds (default 30000, or the run's --max-wait); a check needing a longer wait is skipped naming the wait.
+     * Longest real wait of a check, in milliseconds (default 30000, or the run's --max-wait): an expiry check on a target that offers no test clock (profile: POST {harness}/clock) needing a longer wait is skipped naming the wait; the Operator's renewal a second after an issue (at most 1.15 s) is then made without waiting, and noted.
      */
     max_wait_ms?: number;
   };
