@@ -166,6 +166,8 @@ export function resetRunState(): void {
 
 /** Outcome record of the check currently running (checks run one at a time). */
 let active: CheckOutcome | undefined;
+/** When the running check's timeout ends it (epoch ms), if it has one. */
+let activeDeadline: number | undefined;
 /** Cleanups registered by the running check, run when it ends (last first). */
 let cleanups: Array<() => unknown> = [];
 
@@ -402,6 +404,8 @@ export function check(
   applyDeclarations(baseSlug, outcome);
   const test = it(`[${ids.join(' ')}] ${title}`, async function () {
     active = outcome;
+    const timeout = this.timeout();
+    activeDeadline = timeout > 0 ? Date.now() + timeout : undefined;
     let thrown: unknown;
     try {
       await fn();
@@ -409,6 +413,7 @@ export function check(
       thrown = err ?? new Error('the check threw undefined');
     } finally {
       active = undefined;
+      activeDeadline = undefined;
       const pending = cleanups.reverse();
       cleanups = [];
       for (const c of pending) {
@@ -571,13 +576,30 @@ export async function assertProperty<Ts>(
     },
   };
   // Against a live target, shrinking a failure can take far longer than the runs themselves:
-  // stop it (with the counterexample shrunk so far) before the check's own timeout would.
+  // stop it (with the counterexample shrunk so far) well before the check's own timeout would,
+  // counted from what is left of the check's time (a check may run several properties, and one
+  // that shrinks must leave the others time to run and the check time to report).
   const { recorder, timeoutMs } = getRunContext();
-  const timeLimit = Math.floor(timeoutMs * 0.8);
+  const left = activeDeadline === undefined ? timeoutMs : activeDeadline - Date.now();
+  // kept for what follows the property: the replay of a counterexample, the check's other work
+  const budget = left - Math.min(PROPERTY_RESERVE_MS, timeoutMs * PROPERTY_RESERVE_SHARE);
+  if (budget <= 0) {
+    throw new PropertyOutOfTime(
+      `the property had no time left to run (${Math.max(0, Math.round(left))} ms of the check's time left; the check's timeout is --timeout or timeouts.test_ms)`,
+    );
+  }
+  const timeLimit = Math.max(1, Math.floor(budget * PROPERTY_TIME_SHARE));
   const details = await fc.check(prop, { ...opts, interruptAfterTimeLimit: timeLimit });
   const outcome = active;
   const info: NonNullable<CheckOutcome['property']> = { seed: opts.seed, num_runs: opts.numRuns };
   if (outcome) outcome.property = info;
+  if (details.interrupted && details.counterexample === null) {
+    // fewer runs than asked, none failing (fast-check calls it failed when none had finished): no
+    // verdict either way, neither a pass claiming runs never made nor a failure without a case
+    throw new PropertyOutOfTime(
+      `the property ran out of the check's time after ${details.numRuns} of ${opts.numRuns} runs (${timeLimit} ms left to it; the check's timeout is --timeout or timeouts.test_ms)`,
+    );
+  }
   if (!details.failed) return;
   if (isTransportError(details.errorInstance)) throw details.errorInstance;
   if (details.counterexamplePath !== null) info.path = details.counterexamplePath;
@@ -609,6 +631,20 @@ export async function assertProperty<Ts>(
   const where = `counterexample ${info.counterexample ?? '(none)'} after ${details.numRuns} runs and ${details.numShrinks} shrinks; seed ${opts.seed}${info.path !== undefined ? `, path ${info.path}` : ''}`;
   throw new AssertionError({ message: `${assertion} [property: ${where}]` });
 }
+
+/**
+ * A property that ran out of its check's time before it failed or made all its runs: no verdict
+ * (the check is an `error`, unless another of its cases failed: see the wallet's `allCases`).
+ */
+export class PropertyOutOfTime extends Error {
+  override name = 'PropertyOutOfTime';
+}
+
+/** Share of what is left of a check's time that one property (its runs and shrinking) may take. */
+const PROPERTY_TIME_SHARE = 0.8;
+/** Time a property leaves to the rest of its check: this much, at most this share of the timeout. */
+const PROPERTY_RESERVE_MS = 10_000;
+const PROPERTY_RESERVE_SHARE = 0.15;
 
 /** The assertion a failed property reports: the message of the error its predicate threw. */
 function failureText(error: unknown): string {

@@ -24,6 +24,7 @@ import {
   context,
   type DeriveContext,
   type DeriveResult,
+  PropertyOutOfTime,
   perRun,
   propertyOptions,
   skip,
@@ -284,19 +285,27 @@ export async function allCases<T>(
   run: (c: T) => Promise<void>,
 ): Promise<void> {
   const failures: string[] = [];
+  // cases left without a verdict because earlier ones spent the check's time shrinking
+  const outOfTime: PropertyOutOfTime[] = [];
   for (const c of cases) {
     try {
       await run(c);
     } catch (err) {
+      if (err instanceof PropertyOutOfTime) {
+        outOfTime.push(err);
+        continue;
+      }
       if (!(err instanceof AssertionError)) throw err;
       failures.push(`${name(c)}: ${err.message}`);
     }
   }
   if (failures.length > 0) {
+    const unjudged = outOfTime.length > 0 ? ` (${outOfTime.length} more had no time left to run)` : '';
     fail(
-      `${failures.length} of ${cases.length} case(s) failed:\n- ${failures.map((f) => f.split('\n')[0]).join('\n- ')}`,
+      `${failures.length} of ${cases.length} case(s) failed${unjudged}:\n- ${failures.map((f) => f.split('\n')[0]).join('\n- ')}`,
     );
   }
+  if (outOfTime[0]) throw outOfTime[0];
 }
 
 /** Work shared by several checks of one channel (see {@link sharedPerChannel}), per run. */
