@@ -9,10 +9,9 @@ export const MAX_RECORDED_BODY_BYTES = 8 * 1024;
 
 /** Cuts a body to {@link MAX_RECORDED_BODY_BYTES} UTF-8 bytes, with a visible marker. */
 export function truncateBody(text: string): string {
-  // the common case, counted without a copy
+  // counted without a copy: only a body over the cap is encoded
   if (Buffer.byteLength(text, 'utf8') <= MAX_RECORDED_BODY_BYTES) return text;
   const bytes = Buffer.from(text, 'utf8');
-  if (bytes.length <= MAX_RECORDED_BODY_BYTES) return text;
   // Cutting may split a character; the decoder replaces the broken tail, which is fine for evidence.
   const head = bytes.subarray(0, MAX_RECORDED_BODY_BYTES).toString('utf8');
   return `${head}…[truncated ${bytes.length - MAX_RECORDED_BODY_BYTES} bytes]`;

@@ -28,11 +28,6 @@ async function expired(wallet: WalletDriver, agoMs: number): Promise<JsonObject>
   return baseCpr(wallet, { created_at: isoFromNow(-agoMs - 2 * HOUR), expires_at: isoFromNow(-agoMs) });
 }
 
-/** The instant `second` (seconds since the epoch), written with `Z` and no fraction. */
-function isoOfSecond(second: number): string {
-  return new Date(second * 1000).toISOString().replace('.000Z', 'Z');
-}
-
 /** Derives `base` with expires_at set to `expiresAt`. */
 async function deriveExpiringAt(
   wallet: WalletDriver,
@@ -66,9 +61,9 @@ async function deriveExpiringNow(
     const into = Date.now() % 1000;
     const latestStart = attempt === NOW_ATTEMPTS ? 200 : 1000 - NOW_MIN_LEFT_MS;
     if (into >= latestStart) await new Promise((resolve) => setTimeout(resolve, 1000 - into));
-    const second = Math.floor(Date.now() / 1000);
-    const sent = await deriveExpiringAt(wallet, base, isoOfSecond(second));
-    if (sent.result.ok || Math.floor(Date.now() / 1000) === second || attempt === NOW_ATTEMPTS) return sent;
+    const sent = await deriveExpiringAt(wallet, base, isoFromNow(0)); // this second, S
+    const stillS = Math.floor(Date.now() / 1000) * 1000 === Date.parse(sent.expiresAt);
+    if (sent.result.ok || stillS || attempt === NOW_ATTEMPTS) return sent;
   }
 }
 
