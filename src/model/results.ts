@@ -126,6 +126,8 @@ export interface CheckOutcome {
   shares?: readonly string[];
   /** The check runs with no other check running (a race: `check(..., { alone: true })`); never reported. */
   alone?: boolean;
+  /** The check is far longer than the others (`check(..., { long: true })`): `--jobs` starts it first; never reported. */
+  long?: boolean;
 }
 
 /** Key under which `check()` attaches its {@link CheckOutcome} to the mocha test it registered. */

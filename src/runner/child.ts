@@ -258,12 +258,13 @@ export async function runChildProcess(io: ChildIo): Promise<number> {
       send({
         type: 'plan',
         digest: jobPlanDigest(units),
-        units: units.map(({ key, target, weight, shares, alone }) => ({
+        units: units.map(({ key, target, weight, shares, alone, long }) => ({
           key,
           target,
           weight,
           shares,
           alone,
+          long,
         })),
       });
     }

@@ -16,7 +16,11 @@
  * - a `<target>:clock` state (a test clock) waits until every other unit of that target has
  *   ended: moving the clock changes what every check of that target sees, and the other
  *   processes would not know the new offset;
- * - an `alone` unit (a race) runs with no other unit running.
+ * - an `alone` unit (a race) runs with no other unit running but a long one (`check(..., { long:
+ *   true })`: one exchange at a time, a model-based run of hundreds): while it waits for the
+ *   others to end, no unit starts, and none while it runs. Waiting for a long unit too would
+ *   leave every process idle for as long as it lasts (30 s at a 50 ms round trip), and each
+ *   process holding a race would wait that long.
  * @packageDocumentation
  */
 import { createHash } from 'node:crypto';
@@ -37,6 +41,8 @@ export interface JobUnit {
   shares: string[];
   /** A check of it asked to run alone. */
   alone: boolean;
+  /** A check of it is far longer than the others (`check(..., { long: true })`): started first. */
+  long: boolean;
 }
 
 /** What a child sends its parent. */
@@ -88,12 +94,14 @@ export function jobUnits(
   const declared = (tests: Mocha.Test[]) => {
     const shares = new Set<string>();
     let alone = false;
+    let long = false;
     for (const t of tests) {
       const o = outcomeOfTest(t);
       for (const s of o?.shares ?? []) shares.add(s);
       if (o?.alone) alone = true;
+      if (o?.long) long = true;
     }
-    return { shares: [...shares].sort(), alone };
+    return { shares: [...shares].sort(), alone, long };
   };
   const allTests = (suite: Mocha.Suite, into: Mocha.Test[]): Mocha.Test[] => {
     for (const t of suite.tests) if (keep(t)) into.push(t);
@@ -135,19 +143,38 @@ export function jobUnits(
 /** Digest of a unit list: every child of one run must compute the same. */
 export function jobPlanDigest(units: readonly JobUnit[]): string {
   const text = units
-    .map((u) => [u.key, u.target, u.weight, u.shares.join(','), u.alone ? 'alone' : ''].join('\t'))
+    .map((u) =>
+      [u.key, u.target, u.weight, u.shares.join(','), u.alone ? 'alone' : '', u.long ? 'long' : ''].join(
+        '\t',
+      ),
+    )
     .join('\n');
   return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
 }
 
 /**
  * Orders the top-level describe blocks of the loaded tree for a `--jobs` run (each child the
- * same way; results keep their serial positions): blocks holding a test clock's checks last,
- * the rest heaviest first, so the long units start early.
+ * same way; results keep their serial positions), so that what must follow one another starts
+ * early and the rest fills in around it:
+ *
+ * 1. blocks holding a long check (`check(..., { long: true })`): one started late would hold the
+ *    run's end, and a race waiting to run alone waits for every running check to end (a check
+ *    of 30 s running when a race comes leaves every other process idle for that long);
+ * 2. the targets with a test clock, one after the other, each target's blocks holding a clock's
+ *    checks after its other blocks: those checks wait until every other check of their target
+ *    has ended and then run one after another in one process, so the sooner a target's other
+ *    checks are done, the sooner that chain runs, beside the checks of the other targets;
+ * 3. the targets without a test clock;
+ * 4. the clock blocks of a target with a long check: they wait for it, and the process that
+ *    reached them would idle meanwhile.
+ *
+ * Within each, the heaviest blocks first.
  */
 export function orderForJobs(root: Mocha.Suite, units: readonly LoadedJobUnit[]): void {
   const clockOf = new Set<Mocha.Suite>();
+  const longOf = new Set<Mocha.Suite>();
   const weightOf = new Map<Mocha.Suite, number>();
+  const targetOf = new Map<Mocha.Suite, string>();
   const topOf = (r: { parent?: Mocha.Suite }): Mocha.Suite | undefined => {
     let s = r.parent;
     if (!s || s.root) return undefined;
@@ -164,11 +191,25 @@ export function orderForJobs(root: Mocha.Suite, units: readonly LoadedJobUnit[])
         : undefined;
     if (!top) continue;
     weightOf.set(top, (weightOf.get(top) ?? 0) + u.weight);
+    targetOf.set(top, u.target);
     if (u.shares.some(isClock)) clockOf.add(top);
+    if (u.long) longOf.add(top);
   }
   const index = new Map(root.suites.map((s, i) => [s, i]));
+  const clockTargets = new Set([...clockOf].map((s) => targetOf.get(s)));
+  // a target's place: those with a clock first, in the order the tree names them
+  const targets = [...new Set(root.suites.map((s) => targetOf.get(s)))];
+  const longTargets = new Set([...longOf].map((s) => targetOf.get(s)));
+  const rank = (s: Mocha.Suite): number => {
+    const t = targetOf.get(s);
+    if (clockOf.has(s) && longTargets.has(t)) return 2 * targets.length + targets.indexOf(t);
+    return (clockTargets.has(t) ? 0 : targets.length) + targets.indexOf(t);
+  };
+  const first = (s: Mocha.Suite): number => Number(longOf.has(s) && !clockOf.has(s));
   root.suites = [...root.suites].sort(
     (a, b) =>
+      first(b) - first(a) ||
+      rank(a) - rank(b) ||
       Number(clockOf.has(a)) - Number(clockOf.has(b)) ||
       (weightOf.get(b) ?? 0) - (weightOf.get(a) ?? 0) ||
       (index.get(a) ?? 0) - (index.get(b) ?? 0),
@@ -369,9 +410,10 @@ export class JobScheduler {
     return [...this.units.values()].filter((u) => u.state === 'open').map((u) => u.unit.key);
   }
 
-  private running(): number {
+  /** Units running (`long` false: other than the long ones). */
+  private running(long = true): number {
     let n = 0;
-    for (const u of this.units.values()) if (u.state === 'running') n++;
+    for (const u of this.units.values()) if (u.state === 'running' && (long || !u.unit.long)) n++;
     return n;
   }
 
@@ -404,7 +446,7 @@ export class JobScheduler {
         const u = w.u;
         let go: boolean;
         if (aloneRunning) go = false;
-        else if (u.unit.alone) go = u === readyAlone && this.running() === 0;
+        else if (u.unit.alone) go = u === readyAlone && this.running(false) === 0;
         else go = readyAlone === undefined && this.clockReady(u);
         if (!go) continue;
         u.state = 'running';

@@ -224,6 +224,46 @@ export async function waitRealTime(ms: number): Promise<void> {
   if (outcome && wait > 0) outcome.waited_ms = (outcome.waited_ms ?? 0) + wait;
 }
 
+/** Work built once per process and shared by checks ({@link sharedWork}), by name. */
+const sharedWorks = new Map<string, Promise<unknown>>();
+perRun(() => sharedWorks.clear());
+
+/**
+ * Work several checks judge, built once per process by the first of them to ask (a corpus of the
+ * target's answers, a matrix of derivations) and reused by the others: `build` runs once per run
+ * (again after a failure, so the next check reports its own). Every check that asks declares
+ * `name` among its shares (`sharedState(name, [...])` or `check(..., { shares: [name] })`), so
+ * that `cprc run --jobs` runs them in one process: otherwise each process would build it again,
+ * with the target's exchanges and time that costs, and the check that pays for it (its exchanges
+ * the evidence) would differ from a serial run's. A check that asks without declaring `name` is a
+ * suite error, in a serial run too, so a missing declaration cannot go unnoticed. `variant` keeps
+ * several builds under one name apart (a wallet's channels: one process runs them all).
+ * @example
+ * ```ts
+ * sharedState('payee:corpus', ['cpr-timestamps-rfc-3339-z']);
+ * const docs = await sharedWork('payee:corpus', () => buildCorpus());
+ * ```
+ */
+export function sharedWork<T>(name: string, build: () => Promise<T>, variant = ''): Promise<T> {
+  const outcome = active;
+  if (outcome && !(outcome.shares ?? []).includes(name)) {
+    const slug = outcome.channel ? outcome.slug.slice(outcome.channel.length + 1) : outcome.slug;
+    throw new Error(
+      `check "${slug}" uses the work "${name}" that checks share, but does not declare it (sharedState("${name}", [...]) in its file), so a --jobs run would build it again in another process`,
+    );
+  }
+  const key = `${name}\u0000${variant}`;
+  let made = sharedWorks.get(key) as Promise<T> | undefined;
+  if (!made) {
+    made = build();
+    sharedWorks.set(key, made);
+    made.catch(() => {
+      if (sharedWorks.get(key) === made) sharedWorks.delete(key);
+    });
+  }
+  return made;
+}
+
 /** Channel of the {@link forEachWalletChannel} block being defined. */
 let definingChannel: WalletChannel | undefined;
 
@@ -260,10 +300,16 @@ export interface CheckOptions {
    */
   shares?: readonly string[];
   /**
-   * The check runs with no other check running (`cprc run --jobs`): a race, whose spread other
-   * traffic would widen. A serial run ignores it.
+   * The check runs with no other check running but a `long` one (`cprc run --jobs`): a race,
+   * whose spread other traffic would widen. A serial run ignores it.
    */
   alone?: boolean;
+  /**
+   * The check is far longer than the others, one exchange after another (a model-based run of
+   * hundreds of exchanges): `cprc run --jobs` starts it first, so that the run does not wait for
+   * it at its end, nor a race for it to end. A serial run ignores it.
+   */
+  long?: boolean;
 }
 
 /** Shared state declared by slug ({@link sharedState}, {@link runsAlone}), and the outcomes of the checks registered so far by slug. */
@@ -398,6 +444,7 @@ export function check(
     ...(channel ? { channel } : {}),
     ...(options.shares && options.shares.length > 0 ? { shares: [...options.shares] } : {}),
     ...(options.alone ? { alone: true } : {}),
+    ...(options.long ? { long: true } : {}),
   };
   const baseSlug = normalizeSlug(slug);
   outcomesBySlug.set(baseSlug, [...(outcomesBySlug.get(baseSlug) ?? []), outcome]);

@@ -256,7 +256,7 @@ describe('Profile section 4: the optional test clock of the operator harness', (
           const a = clock.answer;
           assertThat(
             false,
-            `POST {harness}/clock {"advance_seconds": 1} answers 200 {now} (got HTTP ${a.status}${a.error?.code ? `, code ${a.error.code}` : ''}: ${JSON.stringify(a.body).slice(0, 200)})`,
+            `POST {harness}/clock {"advance_seconds": ${clock.asked ?? 0}} answers 200 {now} (got HTTP ${a.status}${a.error?.code ? `, code ${a.error.code}` : ''}: ${JSON.stringify(a.body).slice(0, 200)})`,
           );
         }
         skip(clock.reason);

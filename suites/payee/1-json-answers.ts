@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { scanJsonText } from '../../src/validator/index.js';
 import { assertThat, check, type PayeeRequestParams, payee, sharedState, skip } from '../_lib/index.js';
-import { advanceClock, clockVerdict, corpus, harness, label, once } from './_support/index.js';
+import { advanceClock, clockVerdict, corpus, harness, label, sharedOnce } from './_support/index.js';
 
 // These checks judge the payee's corpus of CPRs, built once per process (`cprc run --jobs` runs them
 // in one process: suites/_lib sharedState).
@@ -44,7 +44,7 @@ function inlineText(uri: string): string | undefined {
 }
 
 /** Every kind of answer the payee's endpoints give, collected once. */
-const jsonAnswers = once(async (): Promise<JsonAnswer[]> => {
+const jsonAnswers = sharedOnce('payee:corpus', 'json-answers', async (): Promise<JsonAnswer[]> => {
   const h = harness();
   const p = payee();
   const out: JsonAnswer[] = [];

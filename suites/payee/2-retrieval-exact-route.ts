@@ -20,12 +20,21 @@ import {
   check,
   describeUndefinedRequest,
   payee,
+  sharedState,
   skip,
   type UndefinedRequest,
   undefinedRequestProblems,
   warn,
 } from '../_lib/index.js';
-import { cprLeaks, inBatches, once, referenceRequest } from './_support/index.js';
+import { cprLeaks, inBatches, referenceRequest, sharedOnce } from './_support/index.js';
+
+// These checks judge the probes of the retrieval route, built once per process (`cprc run
+// --jobs` runs them in one process: suites/_lib sharedWork).
+sharedState('payee:retrieval-probes', [
+  'only-get-exact-retrieval-path-spends-token',
+  'requests-naming-token-answered-4xx-error-body',
+  'head-options-retrieval-path-4xx',
+]);
 
 /** One request naming a live token; `alias` when a server may read its path as the token's own. */
 interface Probe {
@@ -82,7 +91,7 @@ interface ProbeRun {
 const isCpr = (v: unknown): boolean => isObject(v) && typeof v.cpr_version === 'string';
 
 /** Sends every probe to a fresh token of its own and retrieves that token afterwards; once per run. */
-const probeRuns = once(async (): Promise<ProbeRun[]> => {
+const probeRuns = sharedOnce('payee:retrieval-probes', 'probe-runs', async (): Promise<ProbeRun[]> => {
   const p = payee();
   const send =
     p.undefinedRequest?.bind(p) ??

@@ -26,15 +26,22 @@ import {
   inBatches,
   label,
   maxTokenTtlSeconds,
-  once,
   PROFILE_MAX_TOKEN_TTL_SECONDS,
   passTime,
   payeeNowMs,
   type ReferenceRequest,
   referenceRequest,
+  sharedOnce,
   withClock,
 } from './_support/index.js';
 import { randomnessProblems } from './_support/randomness.js';
+
+// These checks judge the sample of tokens, built once per process (`cprc run
+// --jobs` runs them in one process: suites/_lib sharedWork).
+sharedState('payee:token-sample', [
+  'tokens-written-lowercase-base32-rfc-4648-padding',
+  'tokens-carry-least-128-bits-200',
+]);
 
 // These checks judge the payee's corpus of CPRs, built once per process (`cprc run --jobs` runs them
 // in one process: suites/_lib sharedState).
@@ -337,7 +344,7 @@ describe('CPR-1.0 section 5 rules 4-5: TLS only', () => {
 });
 
 /** The tokens of {@link TOKEN_SAMPLE} fresh reference requests, in issue order. */
-const tokenSample = once(async () => {
+const tokenSample = sharedOnce('payee:token-sample', 'token-sample', async () => {
   harness();
   const reqs = await inBatches(
     Array.from({ length: TOKEN_SAMPLE }, (_, i) => i),

@@ -23,10 +23,18 @@ import {
   expiredTokens,
   freshRequest,
   harness,
-  once,
   PAYEE_ERROR_STATUS,
   referenceRequest,
+  sharedOnce,
 } from './_support/index.js';
+
+// These checks judge the payee's error answers, built once per process (`cprc run
+// --jobs` runs them in one process: suites/_lib sharedWork).
+sharedState('payee:error-answers', [
+  'error-answers-error-code-code-message-text',
+  'error-code-comes-http-status-row-profile',
+  'error-body-cpr-retrieval-ever-contains-cpr',
+]);
 
 // The payee's test clock is moved by these checks (`cprc run --jobs` runs them after every other
 // payee check, in one process: suites/_lib sharedState).
@@ -50,7 +58,7 @@ interface ErrorAnswer {
  * duplicate, expired and unknown fulfillments; malformed harness bodies. An answer that is not
  * an error (a fault other checks grade) is left out.
  */
-const errorAnswers = once(async (): Promise<ErrorAnswer[]> => {
+const errorAnswers = sharedOnce('payee:error-answers', 'error-answers', async (): Promise<ErrorAnswer[]> => {
   harness();
   const out: ErrorAnswer[] = [];
   const p = payee();

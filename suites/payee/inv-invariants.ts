@@ -10,6 +10,8 @@ import { corpusDocuments, corpusVerdicts, label } from './_support/index.js';
 // These checks judge the payee's corpus of CPRs, built once per process (`cprc run --jobs` runs them
 // in one process: suites/_lib sharedState).
 sharedState('payee:corpus', [
+  'cpr-holds-no-payer-authorization-or-state',
+  'cpr-has-no-status-authorization-or-confirmation',
   'consumed-expired-no-field-cpr',
   'cpr-contains-field-identifies-references-assumes-payer',
   'derivation-context-never-inside-cpr',

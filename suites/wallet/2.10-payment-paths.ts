@@ -26,6 +26,7 @@ import {
   onCheckEnd,
   perRun,
   propertyOptions,
+  sharedState,
   skip,
   type WalletDriver,
 } from '../_lib/index.js';
@@ -47,6 +48,38 @@ import {
   supportedRails,
   walletSubInterface,
 } from './_support/index.js';
+
+// These checks judge the derived cells, built once per process (`cprc run
+// --jobs` runs them in one process: suites/_lib sharedWork).
+sharedState('wallet:payment-paths', [
+  'paths-every-payable-request-paid',
+  'paths-value-amount-asset-preserved',
+  'paths-open-amount-payer-amount',
+  'paths-state-created',
+  'paths-intent-reference-memo-or-request-id',
+  'paths-intent-conditions-sub-interface-fields',
+  'paths-context-execution-context',
+  'paths-context-rail-copied',
+  'paths-request-id-bound',
+  'paths-payer',
+  'paths-authorization',
+  'paths-payee-resolved-from-request',
+  'paths-payee-every-sub-interface-field',
+  'paths-id-newly-generated',
+  'paths-id-uuid',
+  'paths-payment-shape',
+]);
+
+// These checks judge the refused cells, built once per process (`cprc run
+// --jobs` runs them in one process: suites/_lib sharedWork).
+sharedState('wallet:payment-paths-refusals', [
+  'paths-expired-refused',
+  'paths-wrong-version-refused',
+  'paths-open-amount-without-payer-amount-refused',
+  'paths-refusal-codes',
+  'paths-payer-data-never-in-payment',
+  'paths-payer-data-refused-422-or-ignored',
+]);
 
 /** How the request reaches the wallet (spec 4.2, 4.3; profile 2 and 3). */
 type Path = 'cpr' | 'inline' | 'reference';

@@ -13,7 +13,7 @@ import { AssertionError } from 'node:assert';
 import { randomUUID } from 'node:crypto';
 import { ADDRESS_FIELDS, REQUIRED_FIELDS, type SubInterface } from '../../src/model/cpr.js';
 import { validateCpr } from '../../src/validator/validate-cpr.js';
-import { check, type DeriveResult, forEachWalletChannel, skip } from '../_lib/index.js';
+import { check, type DeriveResult, forEachWalletChannel, sharedState, skip } from '../_lib/index.js';
 import {
   cprOfRail,
   cprOfSubInterface,
@@ -36,6 +36,20 @@ import {
   short,
   supportedRails,
 } from './_support/index.js';
+
+// These checks judge the open-vocabulary derivations, built once per process (`cprc run
+// --jobs` runs them in one process: suites/_lib sharedWork).
+sharedState('wallet:open-vocabulary', [
+  'open-vocabulary-value-kept-as-written-payee',
+  'open-vocabulary-value-kept-as-written-conditions',
+]);
+
+// These checks judge the documents completing no sub-interface, built once per process (`cprc run
+// --jobs` runs them in one process: suites/_lib sharedWork).
+sharedState('wallet:no-sub-interface', [
+  'document-completing-no-sub-interface-refused',
+  'document-completing-no-sub-interface-refused-422-invalid-structure',
+]);
 
 /** One request of a table, and how a failure names it. */
 interface Case {

@@ -1,22 +1,23 @@
 /**
  * `cprc run --jobs N`: the parent's scheduler on plain data (who runs which unit, and when:
  * shared state kept in one process, a test clock's checks after the rest of their target, a
- * race alone), and one real run: `cprc run --reference --jobs 4` gives every check id the state a
+ * race alone), the run order (long checks first, clock blocks last), and one real run: `cprc run --reference --jobs 4` gives every check id the state a
  * serial run with the same seed gives it, in the serial run's order.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Mocha from 'mocha';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConformanceResults } from '../../src/model/results.js';
-import { JobScheduler, type JobUnit } from '../../src/runner/jobs.js';
+import { CHECK_OUTCOME, type CheckOutcome, type ConformanceResults } from '../../src/model/results.js';
+import { JobScheduler, type JobUnit, jobPlanDigest, jobUnits, orderForJobs } from '../../src/runner/jobs.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'cprc.js');
 
 function unit(key: string, extra: Partial<JobUnit> = {}): JobUnit {
-  return { key, target: 'payee', weight: 1, shares: [], alone: false, ...extra };
+  return { key, target: 'payee', weight: 1, shares: [], alone: false, long: false, ...extra };
 }
 
 /** A scheduler with `n` children that all computed `units`. */
@@ -105,6 +106,26 @@ describe('the --jobs scheduler', () => {
     expect(await settled(c)).toEqual({ done: true, value: true });
   });
 
+  it('runs a race beside a long unit (one exchange at a time), never beside another', async () => {
+    const s = scheduler(3, [
+      unit('long', { long: true }),
+      unit('b'),
+      unit('race', { alone: true }),
+      unit('c'),
+    ]);
+    expect(await s.request(0, 'long')).toBe(true);
+    expect(await s.request(2, 'b')).toBe(true);
+    const race = s.request(1, 'race');
+    expect((await settled(race)).done).toBe(false); // b still runs
+    s.done(2, 'b');
+    expect(await settled(race)).toEqual({ done: true, value: true }); // the long unit goes on
+    const c = s.request(2, 'c');
+    expect((await settled(c)).done).toBe(false);
+    s.done(1, 'race');
+    expect(await settled(c)).toEqual({ done: true, value: true });
+    s.done(0, 'long');
+  });
+
   it('releases what a child held when it ends, so no one waits for it for ever', async () => {
     const s = scheduler(2, [
       unit('g1', { shares: ['s'] }),
@@ -122,6 +143,55 @@ describe('the --jobs scheduler', () => {
     expect(await s.request(0, 'clock')).toBe(true);
     s.exit(0);
     expect(s.unrun()).toEqual([]);
+  });
+});
+
+describe('the --jobs run order', () => {
+  /** A top-level block of `root` holding one check per outcome. */
+  const block = (
+    root: Mocha.Suite,
+    title: string,
+    outcomes: Array<Partial<CheckOutcome>>,
+    target = 'operator',
+  ): void => {
+    const suite = Mocha.Suite.create(root, title);
+    outcomes.forEach((o, i) => {
+      const test = new Mocha.Test(`${title} ${i}`, () => {});
+      test.file = `/suites/${target}/x.js`;
+      (test as unknown as Record<symbol, CheckOutcome>)[CHECK_OUTCOME] = {
+        requirements: [],
+        slug: `${title.replace(/ /g, '-')}-${i}`,
+        ...o,
+      };
+      suite.addTest(test);
+    });
+  };
+
+  it("starts the blocks holding a long check first, then each target with a test clock, its clock's blocks after its others, then the targets without one", () => {
+    const root = new Mocha.Suite('');
+    root.root = true;
+    block(root, 'wallet', [{}, {}, {}, {}, {}], 'wallet');
+    block(root, 'payee clock', [{ shares: ['payee:clock'] }], 'payee');
+    block(root, 'clock', [{ shares: ['operator:clock'] }, { long: true }]);
+    block(root, 'light', [{}]);
+    block(root, 'payee', [{}], 'payee');
+    block(root, 'heavy', [{}, {}, {}]);
+    block(root, 'long', [{ long: true }]);
+    const units = jobUnits(root, '/suites');
+    expect(units.filter((u) => u.long).map((u) => u.key)).toHaveLength(2);
+    orderForJobs(root, units);
+    expect(root.suites.map((s) => s.title)).toEqual([
+      'long',
+      'payee',
+      'payee clock',
+      'heavy',
+      'light',
+      'wallet',
+      'clock', // its target has a long check, which its clock checks wait for
+    ]);
+    // the plan every child compares says which units are long
+    const again = jobUnits(root, '/suites').map((u) => ({ ...u, long: false }));
+    expect(jobPlanDigest(again)).not.toBe(jobPlanDigest(jobUnits(root, '/suites')));
   });
 });
 
@@ -230,6 +300,31 @@ describe('cprc run --reference --jobs 4', () => {
       expect(b.counts).toEqual(a.counts);
       expect(b.verdicts).toEqual(a.verdicts);
     }
+    // Only the checks that declare a test clock move one (the same checks as in the serial run):
+    // a clock moved by another check of a --jobs run leaves every other process's now stale.
+    const clockMovers = (r: ConformanceResults): string[] =>
+      r.tests
+        .filter((t) =>
+          (t.exchanges ?? []).some((e) => {
+            if (e.method !== 'POST' || !/\/clock$/.test(e.url ?? '') || (e.status ?? 0) >= 300) return false;
+            try {
+              const body = JSON.parse(String(e.request_body)) as { advance_seconds?: unknown };
+              return typeof body.advance_seconds === 'number' && body.advance_seconds > 0;
+            } catch {
+              return false;
+            }
+          }),
+        )
+        .map((t) => t.id)
+        .sort();
+    expect(clockMovers(b)).toEqual(clockMovers(a));
+    expect(clockMovers(a).length).toBeGreaterThan(0);
+    // Work that checks share (a corpus, a sample of tokens) is built once, in one process: each
+    // further process makes again only its probes (the rails the payee serves, one request each;
+    // the Operator's well-known documents and its clock probe), never a shared corpus.
+    const exchanges = (r: ConformanceResults): number =>
+      r.tests.reduce((n, t) => n + (t.exchanges?.length ?? 0), 0);
+    expect(exchanges(b)).toBeLessThanOrEqual(exchanges(a) + 3 * 15);
     // one run's results: no shard member, no test position
     expect(b.shard).toBeUndefined();
     expect(b.tests.some((t) => t.position !== undefined)).toBe(false);

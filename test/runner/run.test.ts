@@ -383,6 +383,27 @@ describe('custom drivers and run bounds', () => {
   });
 });
 
+describe('work that checks share (sharedWork)', () => {
+  it('is built once for the checks declaring it; a check using it undeclared is a suite error naming the declaration', async () => {
+    const payee = await startPayee();
+    const { configPath } = await writeConfig({ payee: { base_url: payee.url } });
+    try {
+      const r = await runSuites({
+        configPath,
+        reportsDir: testScratchDir('reports'),
+        suitesRoot: join(SMOKE, 'shared-work'),
+      });
+      const t = tests(r.events);
+      expect(t.map((x) => x.state)).toEqual(['passed', 'passed', 'error']);
+      expect(t[2]?.message).toMatch(
+        /check "undeclared-user-is-a-suite-error" uses the work "smoke:work" .*does not declare it \(sharedState\("smoke:work"/,
+      );
+    } finally {
+      await payee.close();
+    }
+  });
+});
+
 describe('classification of suite faults', () => {
   for (const level of ['profile', 'spec'] as const) {
     it(`assertion, suite bug, timeout, skip, levels, warn, plain it and a failing hook each get their state (level ${level})`, async () => {

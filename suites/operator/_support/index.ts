@@ -119,7 +119,8 @@ export async function setup(): Promise<OperatorSetup> {
   const s: OperatorSetup = { op: releasingPacks(op), config, ...cachedWellKnown };
   // Once per run, before any timestamp is written: an earlier run may have moved the Operator's
   // test clock forward (it never moves back), so the suite learns the Operator's now instead of
-  // assuming real time. An answer that is no clock is reported by the clock checks, not here.
+  // assuming real time (an advance of 0: nothing moves). An answer that is no clock is reported by
+  // the clock checks, not here.
   await testClock(s).catch(() => undefined);
   return s;
 }
@@ -512,7 +513,13 @@ export type TestClock =
       /** Takes `now` (ms), an answer of the clock, as the Operator's now from here on. */
       follow(now: number): void;
     }
-  | { present: false; reason: string; answer?: OperatorResult };
+  | {
+      present: false;
+      reason: string;
+      /** The probe's answer when it was no profile answer, and the advance it asked. */
+      answer?: OperatorResult;
+      asked?: number;
+    };
 
 let clockProbe: Promise<TestClock> | undefined;
 perRun(() => {
@@ -543,11 +550,18 @@ async function advanceBy(
 }
 
 /**
- * The Operator's optional test clock (profile: `POST {harness}/clock`), probed once per run with
- * a one-second advance. Absent (with the reason) when no harness is configured, the driver has no
- * clock, or the harness answers 404, 405 or 501 there, or any other 4xx with the error body (a
- * path that is no endpoint, profile 1). An answer that is not the profile's makes
- * the probe fail the running check (the clock check reports it; an expiry check would wait).
+ * The Operator's optional test clock (profile: `POST {harness}/clock`), probed once per run (per
+ * process of a `--jobs` run) with an advance of 0 s: the probe learns the Operator's now without
+ * moving it. A probe that moved the clock would leave every other process of a `--jobs` run a
+ * second behind per process that probed after it (their timestamps written against a stale now:
+ * an expiry 5 s inside the Operator's range would land outside it), while only the checks that
+ * declare `operator:clock` may move it. A refusal of 0 with the error body is probed again with
+ * 1 s: a clock that refuses 0 is still a clock (`operator-test-clock-advance-seconds-validated`
+ * fails it for that), and a harness without one refuses both. Absent (with the reason) when no
+ * harness is configured, the driver has no clock, or the harness answers 404, 405 or 501 there,
+ * or any other 4xx with the error body (a path that is no endpoint, profile 1). An answer that is
+ * not the profile's makes the probe fail the running check (the clock check reports it; an expiry
+ * check would wait).
  */
 export async function testClock(s: OperatorSetup): Promise<TestClock> {
   clockProbe ??= (async (): Promise<TestClock> => {
@@ -556,7 +570,14 @@ export async function testClock(s: OperatorSetup): Promise<TestClock> {
       return { present: false, reason: 'the operator harness is not configured (operator.harness_url)' };
     if (h.advanceClock === undefined)
       return { present: false, reason: 'the operator driver offers no test clock' };
-    const r = await h.advanceClock(1);
+    const refused = (x: OperatorResult): boolean =>
+      !x.ok && x.error?.code !== undefined && x.status !== undefined && x.status >= 400 && x.status < 500;
+    let asked = 0;
+    let r = await h.advanceClock(asked);
+    if (r.absent !== true && refused(r)) {
+      asked = 1;
+      r = await h.advanceClock(asked);
+    }
     if (r.absent === true)
       return {
         present: false,
@@ -564,16 +585,21 @@ export async function testClock(s: OperatorSetup): Promise<TestClock> {
       };
     // Without a clock, POST {harness}/clock is a path that is no endpoint: any 4xx with the error
     // body is the Operator's choice (profile 1), 400 INVALID_REQUEST as well as 404. A clock that
-    // refused this well-formed advance could not be told from none: either way there is no clock
+    // refused both well-formed advances could not be told from none: either way there is no clock
     // to use, and the expiry checks wait or skip instead.
-    if (!r.ok && r.error?.code !== undefined && r.status !== undefined && r.status >= 400 && r.status < 500)
+    if (refused(r))
       return {
         present: false,
-        reason: `the operator harness has no test clock (POST {harness}/clock {"advance_seconds": 1} answered HTTP ${r.status} ${r.error.code}: a harness without the clock may answer a path that is no endpoint so, profile 1)`,
+        reason: `the operator harness has no test clock (POST {harness}/clock {"advance_seconds": 0} and {"advance_seconds": 1} answered HTTP ${r.status} ${r.error?.code}: a harness without the clock may answer a path that is no endpoint so, profile 1)`,
       };
     const now = instantOf(isObject(r.body) ? r.body.now : undefined);
     if (!r.ok || now === undefined || (r.status !== undefined && r.status !== 200)) {
-      return { present: false, reason: 'the operator harness clock did not answer 200 {now}', answer: r };
+      return {
+        present: false,
+        reason: 'the operator harness clock did not answer 200 {now}',
+        answer: r,
+        asked,
+      };
     }
     operatorOffsetMs = now - Date.now();
     let last = now;

@@ -36,6 +36,7 @@ import {
   type PayeeRequestParams,
   payee,
   perRun,
+  sharedWork,
   skip,
 } from '../../_lib/index.js';
 
@@ -338,29 +339,20 @@ export const servedRails = once(async (): Promise<string[]> => {
   return served;
 });
 
-let corpusPromise: Promise<CorpusEntry[]> | undefined;
-perRun(() => {
-  corpusPromise = undefined;
-});
-
 /**
  * The CPRs the document checks grade: one per rail the payee serves (spec 2.4,
  * {@link servedRails}) and delivery form (spec 4.2-4.3: reference URI, inline URI, QR of each),
- * obtained once per run (later checks reuse it).
+ * obtained once per run (later checks reuse it; each declares `payee:corpus`).
  */
 export function corpus(): Promise<CorpusEntry[]> {
   harness(); // skip before starting when there is no harness
-  corpusPromise ??= (async () => {
+  // a failed attempt is not kept: the next check tries again and reports its own error
+  return sharedWork('payee:corpus', async () => {
     const forms: CorpusEntry['form'][] = ['reference', 'inline', 'qr-reference', 'qr-inline'];
     const rails = await servedRails();
     const jobs = rails.flatMap((rail) => forms.map((form) => ({ rail, form })));
     return inBatches(jobs, 8, (j) => corpusEntry(j.rail, j.form));
-  })();
-  // a failed attempt is not cached: the next check tries again and reports its own error
-  corpusPromise.catch(() => {
-    corpusPromise = undefined;
   });
-  return corpusPromise;
 }
 
 /** Corpus entries that yielded a CPR. */
@@ -467,7 +459,11 @@ export function deliveryProblems(entry: CorpusEntry & { cpr: unknown }): string[
   return out;
 }
 
-/** Memoizes an async value per run (retrying after a failure). */
+/**
+ * Memoizes an async value per run (retrying after a failure), per process: for a cheap probe
+ * that a `--jobs` run may make once in each process (which rails the payee serves). Work that
+ * is costly, or that moves the payee's clock, is {@link sharedOnce}.
+ */
 export function once<T>(make: () => Promise<T>): () => Promise<T> {
   let p: Promise<T> | undefined;
   perRun(() => {
@@ -480,6 +476,15 @@ export function once<T>(make: () => Promise<T>): () => Promise<T> {
     });
     return p;
   };
+}
+
+/**
+ * Memoizes an async value per run under the shared work `name` ({@link sharedWork}): every check
+ * that asks declares `name` (`sharedState`), so a `--jobs` run builds it in one process. `variant`
+ * tells several values under one name apart.
+ */
+export function sharedOnce<T>(name: string, variant: string, make: () => Promise<T>): () => Promise<T> {
+  return () => sharedWork(name, make, variant);
 }
 
 /** A fresh request (inline: no token spent), its request_id and expires_at. */
@@ -544,7 +549,7 @@ const PROBE_MAX_ADVANCE_SECONDS = 7 * 24 * 3600;
  * instead; PRF-2-HARNESS-CLOCK fails. When only one reacts, the clock works and the other's
  * expiry check fails on its own requirement.
  */
-export const clockVerdict = once(async (): Promise<ClockVerdict> => {
+export const clockVerdict = sharedOnce('payee:clock', 'clock-verdict', async (): Promise<ClockVerdict> => {
   const h = harness();
   if (h.advanceClock === undefined)
     return { kind: 'absent', reason: 'the payee driver offers no test clock' };
@@ -684,7 +689,7 @@ export async function withClock(): Promise<boolean> {
  * validity_seconds 60 and the test clock advanced past them, or, without a working clock,
  * asked with validity_seconds 1 after one shared wait of about 1-2 s.
  */
-export const expiredRequests = once(async () => {
+export const expiredRequests = sharedOnce('payee:clock', 'expired-requests', async () => {
   const validity = (await withClock()) ? 60 : 1;
   const reqs = [await freshRequest(validity), await freshRequest(validity), await freshRequest(validity)];
   await passTime(
@@ -700,7 +705,7 @@ export const expiredRequests = once(async () => {
  * one): asked with token_ttl_seconds 60 and the test clock advanced past them, or, without a
  * working clock, asked with token_ttl_seconds 1 after one shared wait of about 1-2 s.
  */
-export const expiredTokens = once(async () => {
+export const expiredTokens = sharedOnce('payee:clock', 'expired-tokens', async () => {
   const ttl = (await withClock()) ? 60 : 1;
   const asked = payeeNowMs();
   const reqs = [

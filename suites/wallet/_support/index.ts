@@ -27,6 +27,7 @@ import {
   PropertyOutOfTime,
   perRun,
   propertyOptions,
+  sharedWork,
   skip,
   type WalletDriver,
 } from '../../_lib/index.js';
@@ -308,31 +309,16 @@ export async function allCases<T>(
   if (outOfTime[0]) throw outOfTime[0];
 }
 
-/** Work shared by several checks of one channel (see {@link sharedPerChannel}), per run. */
-let shared = new WeakMap<WalletDriver, Map<string, Promise<unknown>>>();
-perRun(() => {
-  shared = new WeakMap();
-});
-
 /**
  * The result of `build` for this channel and `key`, built once per run by the first check that
  * asks (its exchanges are that check's evidence) and shared by the others: e.g. the derivations
  * of a matrix of requests that several checks each grade for one requirement. A build that fails
- * (a transport error, a skip) is not kept: the next check builds afresh.
+ * (a transport error, a skip) is not kept: the next check builds afresh. Every check that asks
+ * declares `wallet:<key>` (`sharedState`), so that `cprc run --jobs` runs them in one process
+ * ({@link sharedWork}).
  */
 export function sharedPerChannel<T>(wallet: WalletDriver, key: string, build: () => Promise<T>): Promise<T> {
-  let byKey = shared.get(wallet);
-  if (!byKey) {
-    byKey = new Map();
-    shared.set(wallet, byKey);
-  }
-  let made = byKey.get(key) as Promise<T> | undefined;
-  if (!made) {
-    made = build();
-    byKey.set(key, made);
-    made.catch(() => byKey?.delete(key));
-  }
-  return made;
+  return sharedWork(`wallet:${key}`, build, wallet.channel);
 }
 
 /** Runs per rail so that all rails together make about `--runs` runs (at least 3 each). */
