@@ -158,8 +158,7 @@ export function jobPlanDigest(units: readonly JobUnit[]): string {
  * early and the rest fills in around it:
  *
  * 1. blocks holding a long check (`check(..., { long: true })`): one started late would hold the
- *    run's end, and a race waiting to run alone waits for every running check to end (a check
- *    of 30 s running when a race comes leaves every other process idle for that long);
+ *    run's end (at a 50 ms round trip the Operator's random sequences last some 30 s);
  * 2. the targets with a test clock, one after the other, each target's blocks holding a clock's
  *    checks after its other blocks: those checks wait until every other check of their target
  *    has ended and then run one after another in one process, so the sooner a target's other
@@ -410,10 +409,10 @@ export class JobScheduler {
     return [...this.units.values()].filter((u) => u.state === 'open').map((u) => u.unit.key);
   }
 
-  /** Units running (`long` false: other than the long ones). */
-  private running(long = true): number {
+  /** Units running (`countLong` false: other than the long ones). */
+  private running(countLong = true): number {
     let n = 0;
-    for (const u of this.units.values()) if (u.state === 'running' && (long || !u.unit.long)) n++;
+    for (const u of this.units.values()) if (u.state === 'running' && (countLong || !u.unit.long)) n++;
     return n;
   }
 
