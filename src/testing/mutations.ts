@@ -6,6 +6,7 @@
  *
  * @packageDocumentation
  */
+import { toChecksumAddress } from '../validator/rules/evm-address-checksum.js';
 import { selectSubInterface } from '../validator/subinterface.js';
 import type { ValidationMode } from '../validator/types.js';
 import type { CprRail, JsonObject } from './arbitraries.js';
@@ -61,15 +62,22 @@ const selected = (sub: string) => (d: JsonObject) => {
   );
 };
 
-/** Flips the case of the first letter of an EIP-55 address whose flip keeps it mixed-case. */
+/** Flips the case of the first letter of an address whose flip leaves it mixed-case and off its EIP-55 checksum form. */
 function breakChecksum(address: string): string | null {
   const body = address.slice(2);
   for (let i = 0; i < body.length; i++) {
     const c = body[i] as string;
     if (!/[a-fA-F]/.test(c)) continue;
     const flipped = c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase();
-    const out = body.slice(0, i) + flipped + body.slice(i + 1);
-    if (out !== out.toLowerCase() && out !== out.toUpperCase()) return `0x${out}`;
+    const out = `0x${body.slice(0, i)}${flipped}${body.slice(i + 1)}`;
+    // mixed case, and not the checksum form by chance (an upper-case address with one letter
+    // lowered is the checksum form about once in 2^(letters))
+    if (
+      out.slice(2) !== out.slice(2).toLowerCase() &&
+      out.slice(2) !== out.slice(2).toUpperCase() &&
+      out !== toChecksumAddress(out)
+    )
+      return out;
   }
   return null;
 }
