@@ -69,15 +69,12 @@ function breakChecksum(address: string): string | null {
     const c = body[i] as string;
     if (!/[a-fA-F]/.test(c)) continue;
     const flipped = c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase();
-    const out = `0x${body.slice(0, i)}${flipped}${body.slice(i + 1)}`;
-    // mixed case, and not the checksum form by chance (an upper-case address with one letter
-    // lowered is the checksum form about once in 2^(letters))
-    if (
-      out.slice(2) !== out.slice(2).toLowerCase() &&
-      out.slice(2) !== out.slice(2).toUpperCase() &&
-      out !== toChecksumAddress(out)
-    )
-      return out;
+    const digits = body.slice(0, i) + flipped + body.slice(i + 1);
+    if (digits === digits.toLowerCase() || digits === digits.toUpperCase()) continue;
+    // not the checksum form by chance (an upper-case address with one letter lowered is the
+    // checksum form about once in 2^(letters))
+    const out = `0x${digits}`;
+    if (out !== toChecksumAddress(out)) return out;
   }
   return null;
 }
