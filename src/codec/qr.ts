@@ -5,23 +5,42 @@
  *
  * @packageDocumentation
  */
-import zxing from '@zxing/library';
-import jsQRModule from 'jsqr';
-import { PNG } from 'pngjs';
-import QRCode from 'qrcode';
+import { createRequire } from 'node:module';
+import type * as Zxing from '@zxing/library';
+import type jsQRModule from 'jsqr';
+import type * as PngJs from 'pngjs';
+import type * as QRCodeModule from 'qrcode';
 import { type CodecFinding, codecFinding } from './findings.js';
 
-// jsqr is CommonJS: under NodeNext the default import is `module.exports`, whose `default` is the decoder.
-const jsQR = jsQRModule.default;
-// @zxing/library is CommonJS too (its `main`); it reads the symbol's format information (error correction).
-const {
-  BinaryBitmap,
-  DecodeHintType,
-  HybridBinarizer,
-  QRCodeReader,
-  ResultMetadataType,
-  RGBLuminanceSource,
-} = zxing;
+const require = createRequire(import.meta.url);
+
+/**
+ * The QR and PNG libraries (all CommonJS), required on first use rather than imported: together
+ * they take some 300 ms to load, which every process importing this module (each child of a
+ * `--jobs` run, `cprc validate`) would pay whether or not it reads or draws a QR code.
+ */
+let libraries:
+  | {
+      zxing: typeof Zxing;
+      jsQR: typeof jsQRModule.default;
+      PNG: typeof PngJs.PNG;
+      QRCode: typeof QRCodeModule;
+    }
+  | undefined;
+function qrLibraries(): NonNullable<typeof libraries> {
+  if (!libraries) {
+    // jsqr's `module.exports.default` is the decoder; @zxing/library reads the symbol's format
+    // information (error correction), which jsQR does not report
+    const jsqr = require('jsqr') as { default: typeof jsQRModule.default };
+    libraries = {
+      zxing: require('@zxing/library') as typeof Zxing,
+      jsQR: jsqr.default,
+      PNG: (require('pngjs') as typeof PngJs).PNG,
+      QRCode: require('qrcode') as typeof QRCodeModule,
+    };
+  }
+  return libraries;
+}
 
 /** Requirement IDs the QR codec reports. */
 export const QR_REQUIREMENTS = {
@@ -104,7 +123,7 @@ export async function renderQrPng(
   try {
     // Profile 2: byte mode. A single explicit byte segment keeps qrcode from choosing
     // alphanumeric or kanji segments for parts of the text.
-    const png = await QRCode.toBuffer([{ data: bytes, mode: 'byte' }], {
+    const png = await qrLibraries().QRCode.toBuffer([{ data: bytes, mode: 'byte' }], {
       type: 'png',
       errorCorrectionLevel: ec,
       scale: opts.scale ?? 4,
@@ -163,6 +182,14 @@ function readErrorCorrection(
   width: number,
   height: number,
 ): 'L' | 'M' | 'Q' | 'H' | undefined {
+  const {
+    BinaryBitmap,
+    DecodeHintType,
+    HybridBinarizer,
+    QRCodeReader,
+    ResultMetadataType,
+    RGBLuminanceSource,
+  } = qrLibraries().zxing;
   const attempt = (pixels: Uint8ClampedArray, pure: boolean): 'L' | 'M' | 'Q' | 'H' | undefined => {
     try {
       const bitmap = new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(pixels, width, height)));
@@ -297,7 +324,7 @@ export function readQrPng(
   }
   let image: { data: Buffer; width: number; height: number };
   try {
-    image = PNG.sync.read(buf);
+    image = qrLibraries().PNG.sync.read(buf);
   } catch (e) {
     return fail(
       QR_REQUIREMENTS.qrDelivery,
@@ -314,8 +341,8 @@ export function readQrPng(
   const reduced = reducedImage(full.pixels, full.width, full.height);
   // dark on light first (jsQR's `onlyInvert` fails on some images: `attemptBoth` reads light on dark)
   const decode = (im: typeof full) =>
-    jsQR(im.pixels, im.width, im.height, { inversionAttempts: 'dontInvert' }) ??
-    jsQR(im.pixels, im.width, im.height, { inversionAttempts: 'attemptBoth' });
+    qrLibraries().jsQR(im.pixels, im.width, im.height, { inversionAttempts: 'dontInvert' }) ??
+    qrLibraries().jsQR(im.pixels, im.width, im.height, { inversionAttempts: 'attemptBoth' });
   let read = full;
   let code = reduced === undefined ? null : decode(reduced);
   if (code === null) code = decode(full);

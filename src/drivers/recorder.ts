@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Exchange } from '../model/results.js';
 import { eraseSecrets, redactHeaders, redactText } from '../secrets/index.js';
 
@@ -32,6 +33,8 @@ export class Recorder {
   readonly #secrets: string[];
   #buffer: Exchange[] = [];
   #listeners: Array<(e: Exchange) => void> = [];
+  /** The buffer of the {@link collect} call the current async context runs in, if any. */
+  readonly #collecting = new AsyncLocalStorage<Exchange[]>();
 
   /** @param secrets values that must never appear in evidence (see {@link secretsOf}). */
   constructor(secrets: readonly string[] = []) {
@@ -54,7 +57,7 @@ export class Recorder {
     if (e.response_body !== undefined)
       e.response_body = truncateBody(redactText(e.response_body, this.#secrets));
     if (e.error !== undefined) e.error = this.redact(e.error);
-    this.#buffer.push(e);
+    (this.#collecting.getStore() ?? this.#buffer).push(e);
     for (const l of this.#listeners) l(e);
     return e;
   }
@@ -66,9 +69,31 @@ export class Recorder {
 
   /** Returns the exchanges recorded since the last take and empties the buffer. */
   take(): Exchange[] {
+    const collecting = this.#collecting.getStore();
+    if (collecting) return collecting.splice(0);
     const out = this.#buffer;
     this.#buffer = [];
     return out;
+  }
+
+  /**
+   * Runs `work` with the exchanges it records (in its own async context: work running beside it
+   * records elsewhere) kept apart from the buffer and handed back, so that work done side by side
+   * can be put in the buffer in an order of the caller's choosing ({@link keep}).
+   */
+  async collect<T>(work: () => Promise<T>): Promise<{ value: T; exchanges: Exchange[] }> {
+    const exchanges: Exchange[] = [];
+    const value = await this.#collecting.run(exchanges, work);
+    return { value, exchanges };
+  }
+
+  /**
+   * Appends exchanges this recorder recorded before ({@link collect}) to the buffer (or to the
+   * enclosing {@link collect}'s). Inside a `collect`, {@link take} too takes only what it recorded.
+   */
+  keep(exchanges: readonly Exchange[]): void {
+    const to = this.#collecting.getStore() ?? this.#buffer;
+    for (const e of exchanges) to.push(e);
   }
 
   /** Calls `listener` for every exchange recorded from now on; returns an unsubscribe function. */

@@ -18,7 +18,7 @@ import { outcomeOfTest, type RunEvent, type Target, type TestResult } from '../m
 import { packageRoot } from '../paths.js';
 import { secretsOf } from '../secrets/index.js';
 import { loadRunConfig, targetUrls } from './config.js';
-import { setRunContext } from './context.js';
+import { OVERLAPPING_RUNS, setRunContext } from './context.js';
 import { listSuiteFiles } from './files.js';
 import {
   installJobGates,
@@ -103,6 +103,7 @@ export async function runChildProcess(io: ChildIo): Promise<number> {
     timeoutMs: opts.timeoutMs,
     maxWaitMs: opts.maxWaitMs,
     level: opts.level ?? 'profile',
+    propertyLanes: opts.jobs ? OVERLAPPING_RUNS : 1,
   });
 
   const eventsFd = openSync(join(opts.eventsDir, 'events.ndjson'), 'a');

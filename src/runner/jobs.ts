@@ -17,10 +17,11 @@
  *   ended: moving the clock changes what every check of that target sees, and the other
  *   processes would not know the new offset;
  * - an `alone` unit (a race) runs with no other unit running but a long one (`check(..., { long:
- *   true })`: one exchange at a time, a model-based run of hundreds): while it waits for the
- *   others to end, no unit starts, and none while it runs. Waiting for a long unit too would
- *   leave every process idle for as long as it lasts (30 s at a 50 ms round trip), and each
- *   process holding a race would wait that long.
+ *   true })`: a model-based run of hundreds of exchanges, a few at a time): while it waits for
+ *   the others to end, no unit starts, and none while it runs. Waiting for a long unit too would
+ *   leave every process idle for as long as it lasts (10 s at a 50 ms round trip), and each
+ *   process holding a race would wait that long. The races come first in the run order
+ *   ({@link orderForJobs}), so they go while little else runs.
  * @packageDocumentation
  */
 import { createHash } from 'node:crypto';
@@ -158,20 +159,24 @@ export function jobPlanDigest(units: readonly JobUnit[]): string {
  * early and the rest fills in around it:
  *
  * 1. blocks holding a long check (`check(..., { long: true })`): one started late would hold the
- *    run's end (at a 50 ms round trip the Operator's random sequences last some 30 s);
- * 2. the targets with a test clock, one after the other, each target's blocks holding a clock's
+ *    run's end (at a 50 ms round trip the Operator's random sequences last some 13 s with their
+ *    runs overlapping);
+ * 2. blocks holding a race (a unit that runs alone), the races first within them: a race waits
+ *    for every running check to end and none starts meanwhile, so the races go while little
+ *    runs, one after another at the start (some 2 s in all), instead of each idling every
+ *    process for as long as the longest check running when it comes up;
+ * 3. the targets with a test clock, one after the other, each target's blocks holding a clock's
  *    checks after its other blocks: those checks wait until every other check of their target
  *    has ended and then run one after another in one process, so the sooner a target's other
  *    checks are done, the sooner that chain runs, beside the checks of the other targets;
- * 3. the targets without a test clock;
- * 4. the clock blocks of a target with a long check: they wait for it, and the process that
- *    reached them would idle meanwhile.
+ * 4. the targets without a test clock.
  *
  * Within each, the heaviest blocks first.
  */
 export function orderForJobs(root: Mocha.Suite, units: readonly LoadedJobUnit[]): void {
   const clockOf = new Set<Mocha.Suite>();
   const longOf = new Set<Mocha.Suite>();
+  const raceOf = new Set<Mocha.Suite>();
   const weightOf = new Map<Mocha.Suite, number>();
   const targetOf = new Map<Mocha.Suite, string>();
   const topOf = (r: { parent?: Mocha.Suite }): Mocha.Suite | undefined => {
@@ -193,18 +198,20 @@ export function orderForJobs(root: Mocha.Suite, units: readonly LoadedJobUnit[])
     targetOf.set(top, u.target);
     if (u.shares.some(isClock)) clockOf.add(top);
     if (u.long) longOf.add(top);
+    if (u.alone) {
+      raceOf.add(top);
+      raceFirst(u);
+    }
   }
   const index = new Map(root.suites.map((s, i) => [s, i]));
   const clockTargets = new Set([...clockOf].map((s) => targetOf.get(s)));
   // a target's place: those with a clock first, in the order the tree names them
   const targets = [...new Set(root.suites.map((s) => targetOf.get(s)))];
-  const longTargets = new Set([...longOf].map((s) => targetOf.get(s)));
   const rank = (s: Mocha.Suite): number => {
     const t = targetOf.get(s);
-    if (clockOf.has(s) && longTargets.has(t)) return 2 * targets.length + targets.indexOf(t);
     return (clockTargets.has(t) ? 0 : targets.length) + targets.indexOf(t);
   };
-  const first = (s: Mocha.Suite): number => Number(longOf.has(s) && !clockOf.has(s));
+  const first = (s: Mocha.Suite): number => (clockOf.has(s) ? 0 : longOf.has(s) ? 2 : raceOf.has(s) ? 1 : 0);
   root.suites = [...root.suites].sort(
     (a, b) =>
       first(b) - first(a) ||
@@ -213,6 +220,22 @@ export function orderForJobs(root: Mocha.Suite, units: readonly LoadedJobUnit[])
       (weightOf.get(b) ?? 0) - (weightOf.get(a) ?? 0) ||
       (index.get(a) ?? 0) - (index.get(b) ?? 0),
   );
+}
+
+/** Moves a race (a unit that runs alone) before its siblings, and each block holding it before its own. */
+function raceFirst(u: LoadedJobUnit): void {
+  let node: Mocha.Suite | Mocha.Test | undefined = u.suite ?? u.test;
+  while (node?.parent && !node.parent.root) {
+    const parent: Mocha.Suite = node.parent;
+    if ((node as { type?: string }).type === 'test') {
+      const t = node as Mocha.Test;
+      parent.tests = [t, ...parent.tests.filter((x) => x !== t)];
+    } else {
+      const s = node as Mocha.Suite;
+      parent.suites = [s, ...parent.suites.filter((x) => x !== s)];
+    }
+    node = parent;
+  }
 }
 
 /** A `<target>:clock` shared state: a test clock. */

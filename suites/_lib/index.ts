@@ -198,6 +198,11 @@ export function note(text: string): void {
   notes.push(text);
 }
 
+/** The notes of the running check so far ({@link note}; what the library's own tests read). */
+export function notesSoFar(): readonly string[] {
+  return notes;
+}
+
 /**
  * Longest real wait (ms) an expiry check may make when the target has no test clock: `--max-wait`,
  * else `timeouts.max_wait_ms` of the configuration, else 30 s. A check needing longer skips,
@@ -578,6 +583,17 @@ export interface PropertyOptions<Ts>
    * case did survives into another or into shrinking.
    */
   freshState?: () => void | Promise<void>;
+  /**
+   * The runs are independent of one another: each makes its own requests (its own ids, packs,
+   * contexts) and reads nothing another run made, so they may overlap. In a child of
+   * `cprc run --jobs` up to `propertyLanes` runs are then in flight at once (a serial run makes
+   * them one at a time). The values are those a serial run generates, in the same order, and
+   * their exchanges are kept in that order; when a run fails, the property is run again one run
+   * at a time, so that it fails, shrinks and reports exactly as in a serial run (a run that failed
+   * only beside others leaves the serial verdict and a note saying so). Not with `freshState`,
+   * which resets state the runs share.
+   */
+  overlap?: boolean;
 }
 
 /**
@@ -606,7 +622,9 @@ export async function assertProperty<Ts>(
   property: fc.IAsyncProperty<Ts> | fc.IProperty<Ts>,
   options: PropertyOptions<Ts> = {},
 ): Promise<void> {
-  const { freshState, ...overrides } = options;
+  const { freshState, overlap, ...overrides } = options;
+  if (overlap && freshState)
+    throw new Error('assertProperty: a property with freshState has runs that share state; drop overlap');
   const opts = { ...propertyOptions(), ...overrides };
   // Every run (generated, shrinking, replay) starts with freshState, then the property's own hook.
   const prop: fc.IAsyncProperty<Ts> = {
@@ -635,11 +653,34 @@ export async function assertProperty<Ts>(
       `the property had no time left to run (${Math.max(0, Math.round(left))} ms of the check's time left; the check's timeout is --timeout or timeouts.test_ms)`,
     );
   }
-  const timeLimit = Math.max(1, Math.floor(budget * PROPERTY_TIME_SHARE));
-  const details = await fc.check(prop, { ...opts, interruptAfterTimeLimit: timeLimit });
+  let timeLimit = Math.max(1, Math.floor(budget * PROPERTY_TIME_SHARE));
   const outcome = active;
   const info: NonNullable<CheckOutcome['property']> = { seed: opts.seed, num_runs: opts.numRuns };
+  let overlapped: OverlappedFailure | undefined;
+  const lanes = getRunContext().propertyLanes ?? 1;
+  if (overlap && lanes > 1) {
+    const started = Date.now();
+    const result = await overlappingRuns(prop, opts, lanes, timeLimit);
+    if (result === 'passed') {
+      if (outcome) outcome.property = info;
+      return;
+    }
+    overlapped = result;
+    // made again one run at a time: fast-check then fails and shrinks it as a serial run does
+    timeLimit = Math.max(1, timeLimit - (Date.now() - started));
+  }
+  const details = await fc.check(prop, { ...opts, interruptAfterTimeLimit: timeLimit });
   if (outcome) outcome.property = info;
+  if (overlapped?.failure && !details.failed && !details.interrupted) {
+    // Every run passed one at a time, yet one failed beside others: the target's answer depends
+    // on what else it is answering. The verdict stays the serial run's (a check grades its
+    // requirement, and answers that change under overlap are the concurrency checks' to grade:
+    // the races, the wallet's concurrent derivations); what was seen is said in the result.
+    const assertion = getRunContext().recorder.redact(failureText(overlapped.failure).split('\n')[0] ?? '');
+    note(
+      `run ${overlapped.run + 1} of ${opts.numRuns} (${fc.stringify(overlapped.value).slice(0, 200)}) failed while up to ${lanes} runs were in flight at once and passed when the runs were made again one at a time, as in a serial run: ${assertion}`,
+    );
+  }
   if (details.interrupted && details.counterexample === null) {
     // fewer runs than asked, none failing (fast-check calls it failed when none had finished): no
     // verdict either way, neither a pass claiming runs never made nor a failure without a case
@@ -677,6 +718,165 @@ export async function assertProperty<Ts>(
   info.error = getRunContext().recorder.redact(assertion);
   const where = `counterexample ${info.counterexample ?? '(none)'} after ${details.numRuns} runs and ${details.numShrinks} shrinks; seed ${opts.seed}${info.path !== undefined ? `, path ${info.path}` : ''}`;
   throw new AssertionError({ message: `${assertion} [property: ${where}]` });
+}
+
+/**
+ * Does `work` on every item and hands each answer to `judge` in the items' order: what a loop of
+ * `judge(await work(item))` does in a serial run. In a child of `cprc run --jobs` the items' work
+ * overlaps (up to `propertyLanes` at once; the work of one item must not depend on another's),
+ * and the answers are judged in the items' order with their exchanges kept in that order. From
+ * the first item whose work threw or whose judge failed, the loop goes on one item at a time, as
+ * a serial run does (that item's work made again): so the verdict and the evidence are a serial
+ * run's, and an item that failed only beside others leaves a note saying so.
+ * @example
+ * ```ts
+ * await eachOverlapping(mutated, (m) => wallet.derive({ cpr: m.cpr, context: deriveContext() }),
+ *   (r, m) => expectRejectionCode(r, m.codes, m.mutation));
+ * ```
+ */
+export async function eachOverlapping<T, R>(
+  items: readonly T[],
+  work: (item: T, index: number) => Promise<R>,
+  judge: (result: R, item: T, index: number) => void | Promise<void> = () => undefined,
+): Promise<R[]> {
+  const lanes = getRunContext().propertyLanes ?? 1;
+  const results: R[] = [];
+  let from = 0;
+  let beside: unknown;
+  if (lanes > 1 && items.length > 1) {
+    const { recorder } = getRunContext();
+    const done: Array<
+      { exchanges: Exchange[]; ok: true; value: R } | { exchanges: Exchange[]; ok: false; error: unknown }
+    > = [];
+    let next = 0;
+    let stopAt = items.length; // nothing after an item whose work threw is started
+    const lane = async (): Promise<void> => {
+      while (next < stopAt) {
+        const i = next++;
+        const { value, exchanges } = await recorder.collect(async () => {
+          try {
+            return { ok: true as const, value: await work(items[i] as T, i) };
+          } catch (error) {
+            stopAt = Math.min(stopAt, i + 1);
+            return { ok: false as const, error };
+          }
+        });
+        done[i] = { ...value, exchanges };
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(lanes, items.length) }, lane));
+    for (; from < items.length; from++) {
+      const d = done[from];
+      if (d === undefined) break;
+      if (!d.ok) {
+        beside = d.error;
+        break;
+      }
+      try {
+        await judge(d.value, items[from] as T, from);
+      } catch (err) {
+        beside = err;
+        break;
+      }
+      recorder.keep(d.exchanges);
+      results.push(d.value);
+    }
+  }
+  // one at a time: a serial run, or what follows an item that failed beside others
+  for (let i = from; i < items.length; i++) {
+    const r = await work(items[i] as T, i);
+    await judge(r, items[i] as T, i);
+    results.push(r);
+    if (i === from && beside !== undefined) {
+      const said = beside instanceof Error ? beside.message.split('\n')[0] : String(beside);
+      note(
+        `item ${i + 1} of ${items.length} failed while up to ${lanes} were in flight at once and passed when made again alone, as in a serial run: ${getRunContext().recorder.redact(said ?? '')}`,
+      );
+    }
+  }
+  return results;
+}
+
+/** A run that did not pass when runs overlapped: its value, and its failure (none for a transport error or a precondition). */
+interface OverlappedFailure {
+  run: number;
+  value: unknown;
+  failure?: unknown;
+  exchanges: Exchange[];
+}
+
+/**
+ * The property's runs on the values a serial `fc.check` generates (same seed, same order), up to
+ * `lanes` of them in flight at once. Every run's exchanges are recorded apart and, when all pass,
+ * put in the recorder in the order of the runs (the evidence of a serial run). Ends at the first
+ * run that does not pass (none is started after it), its exchanges left out of the recorder.
+ */
+async function overlappingRuns<Ts>(
+  prop: fc.IAsyncProperty<Ts>,
+  opts: { seed: number; numRuns: number },
+  lanes: number,
+  timeLimit: number,
+): Promise<'passed' | OverlappedFailure> {
+  // The values, drawn as fast-check's runner draws them: a dry run whose predicate keeps each one
+  // (what a run is given never depends on what the runs before it did, until one fails).
+  const values: Ts[] = [];
+  fc.check(
+    {
+      isAsync: () => false,
+      generate: (mrng, runId) => prop.generate(mrng, runId),
+      shrink: (value) => prop.shrink(value),
+      run: (value) => {
+        values.push(value);
+        return null;
+      },
+      runBeforeEach: () => undefined,
+      runAfterEach: () => undefined,
+    },
+    { seed: opts.seed, numRuns: opts.numRuns },
+  );
+  const { recorder } = getRunContext();
+  const deadline = Date.now() + timeLimit;
+  const recorded: Exchange[][] = [];
+  let next = 0;
+  const first: { failed?: OverlappedFailure } = {};
+  const lane = async (): Promise<void> => {
+    while (first.failed === undefined && next < values.length) {
+      if (Date.now() >= deadline) {
+        throw new PropertyOutOfTime(
+          `the property ran out of the check's time after ${recorded.filter(Boolean).length} of ${opts.numRuns} runs (${timeLimit} ms left to it; the check's timeout is --timeout or timeouts.test_ms)`,
+        );
+      }
+      const run = next++;
+      const value = values[run] as Ts;
+      const { value: out, exchanges } = await recorder.collect(async () => {
+        try {
+          await prop.runBeforeEach();
+          const r = await prop.run(value);
+          await prop.runAfterEach();
+          return r;
+        } catch (error) {
+          return { error };
+        }
+      });
+      if (out === null) {
+        recorded[run] = exchanges;
+        continue;
+      }
+      const failure =
+        fc.PreconditionFailure.isFailure(out) || isTransportError(out.error) ? undefined : out.error;
+      // the first failing run in the runs' order is the one a serial run meets first
+      // (another lane may have set it while this run was in flight)
+      const prior = first.failed as OverlappedFailure | undefined;
+      if (prior === undefined || run < prior.run)
+        first.failed = { run, value, exchanges, ...(failure !== undefined ? { failure } : {}) };
+    }
+  };
+  const settled = await Promise.allSettled(Array.from({ length: Math.min(lanes, values.length) }, lane));
+  const outOfTime = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (first.failed) return first.failed;
+  if (outOfTime) throw outOfTime.reason;
+  for (const exchanges of recorded) recorder.keep(exchanges);
+  return 'passed';
 }
 
 /**

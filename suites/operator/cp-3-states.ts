@@ -568,9 +568,12 @@ describe('Cash-Pack API section 3: model-based run', () => {
             cmds,
           );
         }),
+        // each sequence issues and acts on packs of its own (the principal's balance is ample)
+        { overlap: true },
       );
     },
-    // some 630 exchanges one after another at 100 runs: 31 s at a 50 ms round trip
+    // some 630 exchanges at 100 runs: 31 s at a 50 ms round trip one run at a time, about 10 s
+    // with the runs overlapping in a --jobs run
     { long: true },
   );
 });

@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type Ed25519PrivateJwk, signObject } from '../../src/crypto/ed25519.js';
-import { check, expectError, type OperatorResult } from '../_lib/index.js';
+import { check, eachOverlapping, expectError, type OperatorResult } from '../_lib/index.js';
 import {
   type CashPack,
   expectProfileCodeIn,
@@ -372,11 +372,12 @@ describe('Profile sections 1 and 4: every member of every message, omitted or ma
     async () => {
       const s = await setup();
       const key = s.config.principals.funded.private_key_jwk as Ed25519PrivateJwk;
-      for (const c of lockRequestCases(s)) {
-        const { request } = lockRequest(s, { amount: '2' });
-        const r = await s.op.issue(resigned(request, c.edit, key));
-        expectProfileCodeIn(r, c.codes, `issue of a Lock Request ${c.what}`);
-      }
+      // each case a Lock Request of its own
+      await eachOverlapping(
+        lockRequestCases(s),
+        (c) => s.op.issue(resigned(lockRequest(s, { amount: '2' }).request, c.edit, key)),
+        (r, c) => expectProfileCodeIn(r, c.codes, `issue of a Lock Request ${c.what}`),
+      );
       for (const bad of BAD_SIGNATURES) {
         const r = await s.op.issue(withSignature(lockRequest(s, { amount: '2' }).request, bad.value));
         expectProfileCodeIn(r, SIGNATURE_CODES, `issue of a Lock Request whose "signature" is ${bad.what}`);

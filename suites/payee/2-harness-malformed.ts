@@ -16,6 +16,7 @@ import {
   assertThat,
   type CreatedRequest,
   check,
+  eachOverlapping,
   type HarnessResult,
   type PayeeHarnessEndpoint,
   type PayeeRequestParams,
@@ -227,29 +228,41 @@ describe('profile sections 1 and 2: malformed harness bodies, member by member',
         if (r.ok ? !mayHonour : r.error.code !== 'INVALID_REQUEST' || (r.error.status ?? 400) !== 400)
           problems.push(`${what}: answered ${answerSaid(r)}, not 400 INVALID_REQUEST`);
       };
-      for (const [what, body] of MUST_REFUSE)
-        codeOf(await h.createRequest(body as PayeeRequestParams), `a harness request with ${what}`, false);
-      for (const [what, body] of MAY_REFUSE)
-        codeOf(await h.createRequest(body as PayeeRequestParams), `a harness request with ${what}`, true);
-      if (h.postText !== undefined) {
-        for (const endpoint of await textEndpoints())
-          for (const [what, text] of NOT_JSON_TEXTS)
-            codeOf(await h.postText(endpoint, text), `POST {harness}/${endpoint} with ${what}`, false);
+      // every body on its own: none depends on what another did
+      await eachOverlapping(
+        [...MUST_REFUSE.map((c) => [c, false] as const), ...MAY_REFUSE.map((c) => [c, true] as const)],
+        ([[, body]]) => h.createRequest(body as PayeeRequestParams),
+        (r, [[what], mayHonour]) => codeOf(r, `a harness request with ${what}`, mayHonour),
+      );
+      const postText = h.postText?.bind(h);
+      const fulfillRaw = h.fulfillRaw?.bind(h);
+      if (postText !== undefined) {
+        const posts = (await textEndpoints()).flatMap((endpoint) =>
+          NOT_JSON_TEXTS.map(([what, text]) => ({ endpoint, what, text })),
+        );
+        await eachOverlapping(
+          posts,
+          (p) => postText(p.endpoint, p.text),
+          (r, p) => codeOf(r, `POST {harness}/${p.endpoint} with ${p.what}`, false),
+        );
       }
-      if (h.fulfillRaw !== undefined) {
+      if (fulfillRaw !== undefined) {
         // bodies that are no object; a request_id of another type is graded by
         // PRF-2-FULFILLMENT-ID-INVALID (suites/payee/4.3-fulfillment.ts)
-        for (const [what, body] of MALFORMED_FULFILLMENTS.filter(([, b]) => !isObject(b)))
-          codeOf(await h.fulfillRaw(body), `a fulfillment with ${what}`, false);
+        await eachOverlapping(
+          MALFORMED_FULFILLMENTS.filter(([, b]) => !isObject(b)),
+          ([, body]) => fulfillRaw(body),
+          (r, [what]) => codeOf(r, `a fulfillment with ${what}`, false),
+        );
         // a member profile 2 does not list: refused, or read as the request_id alone (never
         // issued: 404 REQUEST_UNKNOWN; issued and open: fulfilled)
-        const r = await h.fulfillRaw({ request_id: randomUUID(), note: 'x' });
+        const r = await fulfillRaw({ request_id: randomUUID(), note: 'x' });
         if (r.ok || r.error.code !== 'REQUEST_UNKNOWN')
           codeOf(r, 'a fulfillment of an unknown request_id with another member', false);
         const issued = await h.createRequest({ delivery: 'inline' });
         if (issued.ok)
           codeOf(
-            await h.fulfillRaw({ request_id: issued.value.request_id, note: 'x' }),
+            await fulfillRaw({ request_id: issued.value.request_id, note: 'x' }),
             'a fulfillment of an open request with another member',
             true,
           );
@@ -273,19 +286,33 @@ describe('profile sections 1 and 2: malformed harness bodies, member by member',
         const p = errorBodyProblems(r.error);
         if (p.length > 0) problems.push(`${what}: ${p.join('; ')}`);
       };
-      for (const [what, body] of [...MUST_REFUSE, ...MAY_REFUSE])
-        bodyOf(await h.createRequest(body as PayeeRequestParams), `a harness request with ${what}`);
-      if (h.postText !== undefined) {
-        for (const endpoint of await textEndpoints())
-          for (const [what, text] of NOT_JSON_TEXTS)
-            bodyOf(await h.postText(endpoint, text), `POST {harness}/${endpoint} with ${what}`);
+      // every body on its own: none depends on what another did
+      await eachOverlapping(
+        [...MUST_REFUSE, ...MAY_REFUSE],
+        ([, body]) => h.createRequest(body as PayeeRequestParams),
+        (r, [what]) => bodyOf(r, `a harness request with ${what}`),
+      );
+      const postText = h.postText?.bind(h);
+      const fulfillRaw = h.fulfillRaw?.bind(h);
+      if (postText !== undefined) {
+        const posts = (await textEndpoints()).flatMap((endpoint) =>
+          NOT_JSON_TEXTS.map(([what, text]) => ({ endpoint, what, text })),
+        );
+        await eachOverlapping(
+          posts,
+          (p) => postText(p.endpoint, p.text),
+          (r, p) => bodyOf(r, `POST {harness}/${p.endpoint} with ${p.what}`),
+        );
       }
-      if (h.fulfillRaw !== undefined) {
-        for (const [what, body] of MALFORMED_FULFILLMENTS)
-          bodyOf(await h.fulfillRaw(body), `a fulfillment with ${what}`);
+      if (fulfillRaw !== undefined) {
+        await eachOverlapping(
+          MALFORMED_FULFILLMENTS,
+          ([, body]) => fulfillRaw(body),
+          (r, [what]) => bodyOf(r, `a fulfillment with ${what}`),
+        );
         // refused as INVALID_REQUEST or REQUEST_UNKNOWN: either way with the error body
         bodyOf(
-          await h.fulfillRaw({ request_id: randomUUID(), note: 'x' }),
+          await fulfillRaw({ request_id: randomUUID(), note: 'x' }),
           'a fulfillment of an unknown request_id with a member profile 2 does not list',
         );
       }

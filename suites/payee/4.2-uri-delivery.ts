@@ -168,6 +168,8 @@ describe('CPR-1.0 section 4.2: URI delivery formats', () => {
             );
           },
         ),
+        // each run asks the harness for a request of its own
+        { overlap: true },
       );
     },
     { timeoutMs: 60_000 },

@@ -72,7 +72,7 @@ async function forEachPayment(
           );
           if (payment) assertion(payment, cpr, ctx);
         }),
-        { numRuns },
+        { numRuns, overlap: true },
       );
     },
   );
@@ -108,7 +108,7 @@ async function forEachPaymentPair(
           );
           assertion(a, b);
         }),
-        { numRuns },
+        { numRuns, overlap: true },
       );
     },
   );
@@ -168,7 +168,7 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
                 );
                 if (payment) compare(payment, cpr);
               }),
-              { numRuns: runsPerRail(rails) },
+              { numRuns: runsPerRail(rails), overlap: true },
             );
           },
         );
@@ -570,7 +570,7 @@ describe('CPR-1.0 section 2.10: derived Payment mapping', () => {
         await allCases(fixed, (e) => `context.rail ${short(e)}`, derive);
         await assertProperty(
           fc.asyncProperty(opaque, async (execution) => derive(execution as JsonObject)),
-          { numRuns: Math.min(propertyOptions().numRuns, 25) },
+          { numRuns: Math.min(propertyOptions().numRuns, 25), overlap: true },
         );
       },
     );

@@ -21,6 +21,7 @@ import {
   check,
   type DeriveContext,
   type DeriveResult,
+  eachOverlapping,
   forEachWalletChannel,
   note,
   onCheckEnd,
@@ -254,12 +255,11 @@ function deliver(
 function derivedCells(wallet: WalletDriver): Promise<Derived[]> {
   return sharedPerChannel(wallet, 'payment-paths', async () => {
     const mock = await mockForCells();
-    const out: Derived[] = [];
-    for (const cell of cellsOf()) {
-      if (cell.path === 'reference' && !mock) continue;
-      out.push({ cell, result: await deliver(wallet, cell.path, cell.cpr, cell.context, mock) });
-    }
-    return out;
+    const cells = cellsOf().filter((cell) => cell.path !== 'reference' || mock);
+    const results = await eachOverlapping(cells, (cell) =>
+      deliver(wallet, cell.path, cell.cpr, cell.context, mock),
+    );
+    return cells.map((cell, i) => ({ cell, result: results[i] as DeriveResult }));
   });
 }
 
@@ -409,12 +409,11 @@ function refusalCellsOf(): RefusalCell[] {
 function refusedCells(wallet: WalletDriver): Promise<Refused[]> {
   return sharedPerChannel(wallet, 'payment-paths-refusals', async () => {
     const mock = await mockForCells();
-    const out: Refused[] = [];
-    for (const cell of refusalCellsOf()) {
-      if (cell.path === 'reference' && !mock) continue;
-      out.push({ cell, result: await deliver(wallet, cell.path, cell.cpr, cell.context, mock) });
-    }
-    return out;
+    const cells = refusalCellsOf().filter((cell) => cell.path !== 'reference' || mock);
+    const results = await eachOverlapping(cells, (cell) =>
+      deliver(wallet, cell.path, cell.cpr, cell.context, mock),
+    );
+    return cells.map((cell, i) => ({ cell, result: results[i] as DeriveResult }));
   });
 }
 

@@ -16,6 +16,7 @@ import {
   check,
   type DeriveInput,
   type DeriveResult,
+  eachOverlapping,
   forEachWalletChannel,
   perRun,
   propertyOptions,
@@ -317,12 +318,12 @@ describe('CPR-1.0 section 4.4: derivation operation', () => {
       'a defective request is refused with 422 and its profile code (INVALID_VERSION, EXPIRED, INVALID_STRUCTURE) and a message',
       async () => {
         const { seed } = propertyOptions();
-        for (const requests of mutatedRequests().values()) {
-          for (const { mutation, codes, cpr } of requests) {
-            const r = await wallet.derive({ cpr, context: deriveContext() });
-            expectRejectionCode(r, codes, `the request with the defect "${mutation}" (seed ${seed})`);
-          }
-        }
+        await eachOverlapping(
+          [...mutatedRequests().values()].flat(),
+          ({ cpr }) => wallet.derive({ cpr, context: deriveContext() }),
+          (r, { mutation, codes }) =>
+            expectRejectionCode(r, codes, `the request with the defect "${mutation}" (seed ${seed})`),
+        );
       },
     );
 
@@ -332,9 +333,10 @@ describe('CPR-1.0 section 4.4: derivation operation', () => {
       'a request breaking a rule beyond its structure (ISO 4217 code, IBAN or EIP-55 checksum, BIC, 140-code-point lengths, rail_address agreeing) is derived, or refused with 422 INVALID_STRUCTURE and a message',
       async () => {
         const { seed } = propertyOptions();
-        for (const requests of optionalRequests().values()) {
-          for (const { mutation, cpr } of requests) {
-            const r = await wallet.derive({ cpr, context: deriveContext() });
+        await eachOverlapping(
+          [...optionalRequests().values()].flat(),
+          ({ cpr }) => wallet.derive({ cpr, context: deriveContext() }),
+          (r, { mutation, cpr }) => {
             // a rail the wallet does not serve may also be refused as such (spec 4.4 step 2)
             const codes =
               expectationOf(cpr) === 'payment'
@@ -342,8 +344,8 @@ describe('CPR-1.0 section 4.4: derivation operation', () => {
                 : ['INVALID_STRUCTURE', 'UNSUPPORTED_RAIL'];
             if (!r.ok)
               expectRejectionCode(r, codes, `the request with the defect "${mutation}" (seed ${seed})`);
-          }
-        }
+          },
+        );
       },
     );
 
@@ -353,17 +355,18 @@ describe('CPR-1.0 section 4.4: derivation operation', () => {
       'a request breaking a rule beyond its structure that the wallet derives keeps its amount and asset unmodified in the Payment (no code or amount repaired)',
       async () => {
         const { seed } = propertyOptions();
-        for (const requests of optionalRequests().values()) {
-          for (const { mutation, cpr } of requests) {
-            const r = await wallet.derive({ cpr, context: deriveContext() });
-            if (!r.ok) continue; // refusing is allowed: graded by the check above
+        await eachOverlapping(
+          [...optionalRequests().values()].flat(),
+          ({ cpr }) => wallet.derive({ cpr, context: deriveContext() }),
+          (r, { mutation, cpr }) => {
+            if (!r.ok) return; // refusing is allowed: graded by the check above
             const value = r.payment.value;
             if (!jsonEqual(value, cpr.value))
               fail(
                 `the request with the defect "${mutation}" (seed ${seed}) was derived with value ${short(value)}, not the request's ${short(cpr.value)}`,
               );
-          }
-        }
+          },
+        );
       },
     );
 

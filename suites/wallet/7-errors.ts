@@ -106,6 +106,7 @@ describe('CPR-1.0 section 7: errors (expired requests)', () => {
                 `the wallet derived a payment from a request that expired ${Math.round(agoMs / 1000)} s ago`,
               );
           }),
+          { overlap: true },
         );
       },
     );

@@ -107,6 +107,7 @@ describe('CPR-1.0 section 9: versioning', () => {
                 );
             },
           ),
+          { overlap: true },
         );
       },
     );
@@ -173,6 +174,7 @@ describe('CPR-1.0 section 9: versioning', () => {
               await sameWithAndWithout(wallet, { ...cpr, extensions }, 'a generated request');
             },
           ),
+          { overlap: true },
         );
       },
     );

@@ -13,7 +13,14 @@ import { AssertionError } from 'node:assert';
 import { randomUUID } from 'node:crypto';
 import { ADDRESS_FIELDS, REQUIRED_FIELDS, type SubInterface } from '../../src/model/cpr.js';
 import { validateCpr } from '../../src/validator/validate-cpr.js';
-import { check, type DeriveResult, forEachWalletChannel, sharedState, skip } from '../_lib/index.js';
+import {
+  check,
+  type DeriveResult,
+  eachOverlapping,
+  forEachWalletChannel,
+  sharedState,
+  skip,
+} from '../_lib/index.js';
 import {
   cprOfRail,
   cprOfSubInterface,
@@ -59,20 +66,30 @@ interface Case {
   two?: boolean;
 }
 
-/** Runs `grade` on every case and fails listing every case that failed (transport errors and skips end at once). */
+/**
+ * Runs `grade` on every case and fails listing every case that failed (transport errors and skips
+ * end at once). The cases are independent: in a `--jobs` run they overlap (suites/_lib eachOverlapping).
+ */
 async function everyCase<T extends { what: string }>(
   cases: readonly T[],
   grade: (c: T) => Promise<void> | void,
 ) {
   const failures: string[] = [];
-  for (const c of cases) {
-    try {
-      await grade(c);
-    } catch (err) {
-      if (!(err instanceof AssertionError)) throw err;
-      failures.push(`${c.what}: ${err.message.split('\n')[0]}`);
-    }
-  }
+  await eachOverlapping(
+    cases,
+    async (c) => {
+      try {
+        await grade(c);
+        return undefined;
+      } catch (err) {
+        if (!(err instanceof AssertionError)) throw err;
+        return err;
+      }
+    },
+    (err, c) => {
+      if (err) failures.push(`${c.what}: ${err.message.split('\n')[0]}`);
+    },
+  );
   if (failures.length > 0) {
     const listed = failures.slice(0, 14);
     const more = failures.length > listed.length ? `\n- ... and ${failures.length - listed.length} more` : '';
@@ -545,14 +562,11 @@ describe('Profile 2 and 3: how a wallet reads a document', () => {
 
     const incomplete = () =>
       sharedPerChannel(wallet, 'no-sub-interface', async () => {
-        const out: { what: string; two?: boolean; r: DeriveResult }[] = [];
-        for (const c of noSubInterfaceCases())
-          out.push({
-            what: c.what,
-            two: c.two,
-            r: await wallet.derive({ cpr: c.cpr, context: deriveContext() }),
-          });
-        return out;
+        const cases = noSubInterfaceCases();
+        const answers = await eachOverlapping(cases, (c) =>
+          wallet.derive({ cpr: c.cpr, context: deriveContext() }),
+        );
+        return cases.map((c, i) => ({ what: c.what, two: c.two, r: answers[i] as DeriveResult }));
       });
 
     check(

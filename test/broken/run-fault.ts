@@ -64,6 +64,9 @@ export async function runSuiteAgainst(
     '1',
     '--level',
     'profile',
+    // CPRC_SELFTEST_JOBS=N runs every self-test run with --jobs N: the checks side by side and the
+    // runs of their properties overlapping, which must catch the same faults
+    ...(process.env.CPRC_SELFTEST_JOBS ? ['--jobs', process.env.CPRC_SELFTEST_JOBS] : []),
     ...extraArgs,
   ];
   const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {

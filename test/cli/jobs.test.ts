@@ -1,7 +1,7 @@
 /**
  * `cprc run --jobs N`: the parent's scheduler on plain data (who runs which unit, and when:
  * shared state kept in one process, a test clock's checks after the rest of their target, a
- * race alone), the run order (long checks first, clock blocks last), and one real run: `cprc run --reference --jobs 4` gives every check id the state a
+ * race alone), the run order (long checks first, each clock's blocks after its target's others), and one real run: `cprc run --reference --jobs 4` gives every check id the state a
  * serial run with the same seed gives it, in the serial run's order.
  */
 import { spawn } from 'node:child_process';
@@ -167,7 +167,7 @@ describe('the --jobs run order', () => {
     });
   };
 
-  it("starts the blocks holding a long check first, then each target with a test clock, its clock's blocks after its others, then the targets without one", () => {
+  it("starts the blocks holding a long check first, then the races, then each target with a test clock, its clock's blocks after its others, then the targets without one", () => {
     const root = new Mocha.Suite('');
     root.root = true;
     block(root, 'wallet', [{}, {}, {}, {}, {}], 'wallet');
@@ -177,18 +177,21 @@ describe('the --jobs run order', () => {
     block(root, 'payee', [{}], 'payee');
     block(root, 'heavy', [{}, {}, {}]);
     block(root, 'long', [{ long: true }]);
+    block(root, 'racy', [{}, { alone: true }], 'payee');
     const units = jobUnits(root, '/suites');
     expect(units.filter((u) => u.long).map((u) => u.key)).toHaveLength(2);
     orderForJobs(root, units);
     expect(root.suites.map((s) => s.title)).toEqual([
       'long',
+      'racy', // its race first: races go early, while little runs
       'payee',
       'payee clock',
       'heavy',
       'light',
+      'clock', // after its target's other blocks, the long one included
       'wallet',
-      'clock', // its target has a long check, which its clock checks wait for
     ]);
+    expect(root.suites[1]?.tests.map((t) => t.title)).toEqual(['racy 1', 'racy 0']);
     // the plan every child compares says which units are long
     const again = jobUnits(root, '/suites').map((u) => ({ ...u, long: false }));
     expect(jobPlanDigest(again)).not.toBe(jobPlanDigest(jobUnits(root, '/suites')));

@@ -343,7 +343,8 @@ export async function propertyPerRail<T>(
     async (rail) => {
       await assertProperty(
         fc.asyncProperty(arbitrary(rail), (value) => predicate(value, rail)),
-        { numRuns },
+        // every run derives requests of its own
+        { numRuns, overlap: true },
       );
     },
   );
