@@ -79,6 +79,13 @@ export interface BrokenImplementation extends SelfTestSubject {
    * fault to show (a fault the generated cases meet only rarely).
    */
   runs?: number;
+  /**
+   * The fault shows wherever requests overlap, which a `cprc run --jobs` run makes them do across
+   * its processes (two processes' derivations sharing a slot, one process's retrieval sent to
+   * another's mock payee): a self-test run with `--jobs` (`CPRC_SELFTEST_JOBS`) trips at least
+   * {@link expected}, and may trip more.
+   */
+  overlapSensitive?: true;
 }
 
 /**

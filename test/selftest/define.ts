@@ -48,7 +48,9 @@ export function defineSelfTest(
         const detail = [`exit ${run.exitCode}`, ...run.problems, run.stderr.trim()]
           .filter(Boolean)
           .join('\n');
-        expect(run.tripped, detail).toEqual(run.expected);
+        if (process.env.CPRC_SELFTEST_JOBS && fault.overlapSensitive)
+          expect(run.tripped, detail).toEqual(expect.arrayContaining(run.expected));
+        else expect(run.tripped, detail).toEqual(run.expected);
         expect(run.mustWarnings, detail).toEqual([]);
         expect(run.exitCode, detail).toBe(run.expectedExitCode);
       }, 180_000);

@@ -41,6 +41,8 @@ export interface WalletFault {
   fault: string;
   /** Requirement IDs the wallet suite must report failed, warning or error, and no others. */
   expected: string[];
+  /** See {@link BrokenImplementation.overlapSensitive}. */
+  overlapSensitive?: true;
   /** The broken core. */
   core: CoreFactory;
   /** Rails the broken wallet supports and declares in `wallet.supported_rails` (default: the reference's). */
@@ -326,6 +328,7 @@ export function brokenWallet(fault: WalletFault): BrokenImplementation & { walle
     target: 'wallet',
     fault: fault.fault,
     expected: fault.expected,
+    ...(fault.overlapSensitive ? { overlapSensitive: true as const } : {}),
     start: ({ workDir }) => startBrokenWallet(fault, workDir),
     walletFault: fault,
   };

@@ -21,6 +21,7 @@ export const sharedContextRace = brokenWallet({
     'CPR-2.10-INTENT-REFERENCE',
     'CPR-4.5-OPEN-AMOUNT',
   ],
+  overlapSensitive: true,
   core: (options) => {
     const core = createWalletCore(options);
     let parked: unknown;
