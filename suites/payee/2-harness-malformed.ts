@@ -18,6 +18,7 @@ import {
   check,
   eachOverlapping,
   type HarnessResult,
+  type PayeeHarness,
   type PayeeHarnessEndpoint,
   type PayeeRequestParams,
   sharedState,
@@ -186,6 +187,27 @@ async function textEndpoints(): Promise<PayeeHarnessEndpoint[]> {
   return withClock ? ['requests', 'fulfillments', 'clock'] : ['requests', 'fulfillments'];
 }
 
+/**
+ * Posts every one of `NOT_JSON_TEXTS` to every harness endpoint that takes them (none when the
+ * driver cannot post raw text), each answer handed to `judge` with what was sent; each post on its
+ * own, so they overlap in a `--jobs` run.
+ */
+async function eachNotJsonPost(
+  h: PayeeHarness,
+  judge: (r: HarnessResult<unknown>, what: string) => void,
+): Promise<void> {
+  const postText = h.postText?.bind(h);
+  if (postText === undefined) return;
+  const posts = (await textEndpoints()).flatMap((endpoint) =>
+    NOT_JSON_TEXTS.map(([what, text]) => ({ endpoint, what, text })),
+  );
+  await eachOverlapping(
+    posts,
+    (p) => postText(p.endpoint, p.text),
+    (r, p) => judge(r, `POST {harness}/${p.endpoint} with ${p.what}`),
+  );
+}
+
 /** Fulfillment bodies with no string request_id (profile 2: 400 INVALID_REQUEST). */
 const MALFORMED_FULFILLMENTS: readonly (readonly [string, unknown])[] = [
   ['a body that is null', null],
@@ -234,18 +256,8 @@ describe('profile sections 1 and 2: malformed harness bodies, member by member',
         ([[, body]]) => h.createRequest(body as PayeeRequestParams),
         (r, [[what], mayHonour]) => codeOf(r, `a harness request with ${what}`, mayHonour),
       );
-      const postText = h.postText?.bind(h);
+      await eachNotJsonPost(h, (r, what) => codeOf(r, what, false));
       const fulfillRaw = h.fulfillRaw?.bind(h);
-      if (postText !== undefined) {
-        const posts = (await textEndpoints()).flatMap((endpoint) =>
-          NOT_JSON_TEXTS.map(([what, text]) => ({ endpoint, what, text })),
-        );
-        await eachOverlapping(
-          posts,
-          (p) => postText(p.endpoint, p.text),
-          (r, p) => codeOf(r, `POST {harness}/${p.endpoint} with ${p.what}`, false),
-        );
-      }
       if (fulfillRaw !== undefined) {
         // bodies that are no object; a request_id of another type is graded by
         // PRF-2-FULFILLMENT-ID-INVALID (suites/payee/4.3-fulfillment.ts)
@@ -292,18 +304,8 @@ describe('profile sections 1 and 2: malformed harness bodies, member by member',
         ([, body]) => h.createRequest(body as PayeeRequestParams),
         (r, [what]) => bodyOf(r, `a harness request with ${what}`),
       );
-      const postText = h.postText?.bind(h);
+      await eachNotJsonPost(h, bodyOf);
       const fulfillRaw = h.fulfillRaw?.bind(h);
-      if (postText !== undefined) {
-        const posts = (await textEndpoints()).flatMap((endpoint) =>
-          NOT_JSON_TEXTS.map(([what, text]) => ({ endpoint, what, text })),
-        );
-        await eachOverlapping(
-          posts,
-          (p) => postText(p.endpoint, p.text),
-          (r, p) => bodyOf(r, `POST {harness}/${p.endpoint} with ${p.what}`),
-        );
-      }
       if (fulfillRaw !== undefined) {
         await eachOverlapping(
           MALFORMED_FULFILLMENTS,

@@ -22,8 +22,9 @@ import {
   runForeign,
 } from './run.js';
 
-const USAGE = `usage: npm run foreign -- [--fault ID[,ID...]] [--target T] [--class C] [--jobs N] [--seed N] [--runs N] [--out DIR]
+const USAGE = `usage: npm run foreign -- [--fault ID[,ID...]] [--target T] [--class C] [--jobs N] [--suite-jobs N] [--seed N] [--runs N] [--out DIR]
 runs the suite against the foreign stack clean, then with each of its faults, and prints detected / only warned / missed
+(--jobs: faults at a time; --suite-jobs: each suite run made with cprc run --jobs N)
 `;
 
 function fail(message: string): never {
@@ -39,7 +40,9 @@ function options(argv: string[]): Map<string, string> {
       process.stdout.write(USAGE);
       process.exit(0);
     }
-    if (!['--fault', '--target', '--class', '--jobs', '--seed', '--runs', '--out'].includes(a))
+    if (
+      !['--fault', '--target', '--class', '--jobs', '--suite-jobs', '--seed', '--runs', '--out'].includes(a)
+    )
       fail(`unknown option "${a}"\n${USAGE}`);
     const value = argv[i + 1];
     if (value === undefined || value.startsWith('--')) fail(`${a} needs a value`);
@@ -63,6 +66,7 @@ async function main(): Promise<void> {
   const jobs = count(opts, '--jobs', 2);
   const seed = count(opts, '--seed', 1);
   const runs = count(opts, '--runs', 25);
+  const args = opts.has('--suite-jobs') ? ['--jobs', String(count(opts, '--suite-jobs', 1))] : [];
   const out = opts.get('--out') ?? join(packageRoot(), 'reports', 'foreign');
   let faults: ForeignFault[];
   try {
@@ -91,7 +95,7 @@ async function main(): Promise<void> {
   process.stdout.write(
     `foreign: the clean stack, targets ${targets.join(', ')} (seed ${seed}, ${runs} runs)\n`,
   );
-  const clean = await runForeign({ targets, seed, runs });
+  const clean = await runForeign({ targets, seed, runs, args });
   if (clean.problem) fail(`the clean foreign stack gave no verdict: ${clean.problem}`);
   const bad = clean.checks.filter((c) => c.state === 'failed' || c.state === 'error');
   const warnings = unexpectedWarnings(clean.checks);
@@ -106,7 +110,7 @@ async function main(): Promise<void> {
   const worker = async (): Promise<void> => {
     while (next < faults.length) {
       const fault = faults[next++] as ForeignFault;
-      const v = await judgeFault(fault, clean.checks, { seed, runs });
+      const v = await judgeFault(fault, clean.checks, { seed, runs, args });
       verdicts.push(v);
       process.stdout.write(`${progressLine(v, verdicts.length, faults.length)}\n`);
       // kept as it grows: a run stopped part way still leaves what it measured
