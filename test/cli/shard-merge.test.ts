@@ -225,15 +225,19 @@ describe('cprc run --shard and cprc merge against the reference stack', () => {
     expect(a.shard?.plan_digest).toBe(b.shard?.plan_digest);
     expect(a.shard?.plan_digest).not.toBe((parts[0] as ConformanceResults).shard?.plan_digest);
     expect([...a.tests, ...b.tests].map((t) => t.id).sort()).toEqual(whole.tests.map((t) => t.id).sort());
-    // measured by the whole run's durations, the timed plan is at least as even as the counted one
+    // measured by the whole run's durations, the timed plan is as even as the counted one, or
+    // within a twentieth of the run: a counted deal can come out even by chance (one CI
+    // rehearsal's was 17 ms apart, the timed one 75 ms: weights are rounded up to 10 ms and whole
+    // units are dealt), but a deal that ignored or misread the timings would miss that bound
     const recorded = new Map(whole.tests.map((t) => [t.id, t.duration_ms]));
     const spread = (x: ConformanceResults, y: ConformanceResults): number => {
       const sum = (d: ConformanceResults): number =>
         d.tests.reduce((n, t) => n + (recorded.get(t.id) ?? 0), 0);
       return Math.abs(sum(x) - sum(y));
     };
+    const total = whole.tests.reduce((n, t) => n + t.duration_ms, 0);
     expect(spread(a, b)).toBeLessThanOrEqual(
-      spread(parts[0] as ConformanceResults, parts[1] as ConformanceResults),
+      Math.max(spread(parts[0] as ConformanceResults, parts[1] as ConformanceResults), total / 20),
     );
     const merged = await cprc(['merge', 't1/results.json', 't2/results.json', '--reports', 'tmerged']);
     expect(merged.code, merged.stderr).toBe(0);
