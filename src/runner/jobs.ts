@@ -159,11 +159,11 @@ export function jobPlanDigest(units: readonly JobUnit[]): string {
  * early and the rest fills in around it:
  *
  * 1. blocks holding a long check (`check(..., { long: true })`): one started late would hold the
- *    run's end (at a 50 ms round trip the Operator's random sequences last some 13 s with their
+ *    run's end (at a 50 ms round trip the Operator's random sequences last some 10 s with their
  *    runs overlapping);
  * 2. blocks holding a race (a unit that runs alone), the races first within them: a race waits
  *    for every running check to end and none starts meanwhile, so the races go while little
- *    runs, one after another at the start (some 2 s in all), instead of each idling every
+ *    runs, one after another at the start (some 3 s in all), instead of each idling every
  *    process for as long as the longest check running when it comes up;
  * 3. the targets with a test clock, one after the other, each target's blocks holding a clock's
  *    checks after its other blocks: those checks wait until every other check of their target
