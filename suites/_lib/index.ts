@@ -744,42 +744,34 @@ export async function eachOverlapping<T, R>(
   let from = 0;
   let beside: unknown;
   if (lanes > 1 && items.length > 1) {
+    const done = await inLanes(
+      items.length,
+      lanes,
+      async (i) => {
+        try {
+          return { ok: true as const, value: await work(items[i] as T, i) };
+        } catch (error) {
+          return { ok: false as const, error };
+        }
+      },
+      (answer) => !answer.ok, // nothing after an item whose work threw is started
+    );
     const { recorder } = getRunContext();
-    const done: Array<
-      { exchanges: Exchange[]; ok: true; value: R } | { exchanges: Exchange[]; ok: false; error: unknown }
-    > = [];
-    let next = 0;
-    let stopAt = items.length; // nothing after an item whose work threw is started
-    const lane = async (): Promise<void> => {
-      while (next < stopAt) {
-        const i = next++;
-        const { value, exchanges } = await recorder.collect(async () => {
-          try {
-            return { ok: true as const, value: await work(items[i] as T, i) };
-          } catch (error) {
-            stopAt = Math.min(stopAt, i + 1);
-            return { ok: false as const, error };
-          }
-        });
-        done[i] = { ...value, exchanges };
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(lanes, items.length) }, lane));
     for (; from < items.length; from++) {
       const d = done[from];
       if (d === undefined) break;
-      if (!d.ok) {
-        beside = d.error;
+      if (!d.answer.ok) {
+        beside = d.answer.error;
         break;
       }
       try {
-        await judge(d.value, items[from] as T, from);
+        await judge(d.answer.value, items[from] as T, from);
       } catch (err) {
         beside = err;
         break;
       }
       recorder.keep(d.exchanges);
-      results.push(d.value);
+      results.push(d.answer.value);
     }
   }
   // one at a time: a serial run, or what follows an item that failed beside others
@@ -834,49 +826,71 @@ async function overlappingRuns<Ts>(
     },
     { seed: opts.seed, numRuns: opts.numRuns },
   );
-  const { recorder } = getRunContext();
   const deadline = Date.now() + timeLimit;
-  const recorded: Exchange[][] = [];
+  const done = await inLanes(
+    values.length,
+    lanes,
+    async (run) => {
+      if (Date.now() >= deadline) return OUT_OF_TIME;
+      try {
+        await prop.runBeforeEach();
+        const r = await prop.run(values[run] as Ts);
+        await prop.runAfterEach();
+        return r;
+      } catch (error) {
+        return { error };
+      }
+    },
+    (answer) => answer !== null, // none is started after a run that did not pass
+  );
+  // the first failing run in the runs' order is the one a serial run meets first
+  for (const [run, d] of done.entries()) {
+    if (d === undefined || d.answer === null || d.answer === OUT_OF_TIME) continue;
+    const out = d.answer;
+    const failure =
+      fc.PreconditionFailure.isFailure(out) || isTransportError(out.error) ? undefined : out.error;
+    return { run, value: values[run], exchanges: d.exchanges, ...(failure !== undefined ? { failure } : {}) };
+  }
+  const passed = done.filter((x): x is NonNullable<typeof x> => x?.answer === null);
+  if (passed.length < values.length) {
+    throw new PropertyOutOfTime(
+      `the property ran out of the check's time after ${passed.length} of ${opts.numRuns} runs (${timeLimit} ms left to it; the check's timeout is --timeout or timeouts.test_ms)`,
+    );
+  }
+  const { recorder } = getRunContext();
+  for (const x of passed) recorder.keep(x.exchanges);
+  return 'passed';
+}
+
+/** What a run of {@link overlappingRuns} gives when the property's time was up before it started. */
+const OUT_OF_TIME = Symbol('out of time');
+
+/**
+ * Starts `task(0)`, `task(1)`, ... `task(count - 1)` in that order, at most `lanes` at once, each
+ * recording its exchanges apart ({@link Recorder.collect}); once a finished task's answer makes
+ * `stop` true no further task starts (those started end). `task` does not throw. Returns each
+ * started task's answer and exchanges, by index.
+ */
+async function inLanes<A>(
+  count: number,
+  lanes: number,
+  task: (index: number) => Promise<A>,
+  stop: (answer: A) => boolean,
+): Promise<Array<{ answer: A; exchanges: Exchange[] } | undefined>> {
+  const { recorder } = getRunContext();
+  const done: Array<{ answer: A; exchanges: Exchange[] } | undefined> = [];
   let next = 0;
-  const first: { failed?: OverlappedFailure } = {};
+  let stopped = false;
   const lane = async (): Promise<void> => {
-    while (first.failed === undefined && next < values.length) {
-      if (Date.now() >= deadline) {
-        throw new PropertyOutOfTime(
-          `the property ran out of the check's time after ${recorded.filter(Boolean).length} of ${opts.numRuns} runs (${timeLimit} ms left to it; the check's timeout is --timeout or timeouts.test_ms)`,
-        );
-      }
-      const run = next++;
-      const value = values[run] as Ts;
-      const { value: out, exchanges } = await recorder.collect(async () => {
-        try {
-          await prop.runBeforeEach();
-          const r = await prop.run(value);
-          await prop.runAfterEach();
-          return r;
-        } catch (error) {
-          return { error };
-        }
-      });
-      if (out === null) {
-        recorded[run] = exchanges;
-        continue;
-      }
-      const failure =
-        fc.PreconditionFailure.isFailure(out) || isTransportError(out.error) ? undefined : out.error;
-      // the first failing run in the runs' order is the one a serial run meets first
-      // (another lane may have set it while this run was in flight)
-      const prior = first.failed as OverlappedFailure | undefined;
-      if (prior === undefined || run < prior.run)
-        first.failed = { run, value, exchanges, ...(failure !== undefined ? { failure } : {}) };
+    while (!stopped && next < count) {
+      const i = next++;
+      const { value: answer, exchanges } = await recorder.collect(() => task(i));
+      done[i] = { answer, exchanges };
+      if (stop(answer)) stopped = true;
     }
   };
-  const settled = await Promise.allSettled(Array.from({ length: Math.min(lanes, values.length) }, lane));
-  const outOfTime = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (first.failed) return first.failed;
-  if (outOfTime) throw outOfTime.reason;
-  for (const exchanges of recorded) recorder.keep(exchanges);
-  return 'passed';
+  await Promise.all(Array.from({ length: Math.min(lanes, count) }, lane));
+  return done;
 }
 
 /**

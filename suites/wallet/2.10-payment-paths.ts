@@ -251,16 +251,25 @@ function deliver(
   return wallet.derive({ uri: (mock as MockPayee).offer(cpr).uri, context });
 }
 
+/**
+ * Each of `cells` delivered to the wallet once, with its answer; the reference cells left out when
+ * the run has no mock payee (no suite CA).
+ */
+async function deliverCells<C extends Pick<Cell, 'path' | 'cpr' | 'context'>>(
+  wallet: WalletDriver,
+  all: readonly C[],
+): Promise<{ cell: C; result: DeriveResult }[]> {
+  const mock = await mockForCells();
+  const cells = all.filter((cell) => cell.path !== 'reference' || mock);
+  const results = await eachOverlapping(cells, (cell) =>
+    deliver(wallet, cell.path, cell.cpr, cell.context, mock),
+  );
+  return cells.map((cell, i) => ({ cell, result: results[i] as DeriveResult }));
+}
+
 /** Every cell derived once on this channel (shared by the checks below). */
 function derivedCells(wallet: WalletDriver): Promise<Derived[]> {
-  return sharedPerChannel(wallet, 'payment-paths', async () => {
-    const mock = await mockForCells();
-    const cells = cellsOf().filter((cell) => cell.path !== 'reference' || mock);
-    const results = await eachOverlapping(cells, (cell) =>
-      deliver(wallet, cell.path, cell.cpr, cell.context, mock),
-    );
-    return cells.map((cell, i) => ({ cell, result: results[i] as DeriveResult }));
-  });
+  return sharedPerChannel(wallet, 'payment-paths', () => deliverCells(wallet, cellsOf()));
 }
 
 /**
@@ -407,14 +416,7 @@ function refusalCellsOf(): RefusalCell[] {
 }
 
 function refusedCells(wallet: WalletDriver): Promise<Refused[]> {
-  return sharedPerChannel(wallet, 'payment-paths-refusals', async () => {
-    const mock = await mockForCells();
-    const cells = refusalCellsOf().filter((cell) => cell.path !== 'reference' || mock);
-    const results = await eachOverlapping(cells, (cell) =>
-      deliver(wallet, cell.path, cell.cpr, cell.context, mock),
-    );
-    return cells.map((cell, i) => ({ cell, result: results[i] as DeriveResult }));
-  });
+  return sharedPerChannel(wallet, 'payment-paths-refusals', () => deliverCells(wallet, refusalCellsOf()));
 }
 
 /** Fails naming every refusal cell of `kind` that `grade` failed on. */
