@@ -35,6 +35,8 @@ export class Recorder {
   #listeners: Array<(e: Exchange) => void> = [];
   /** The buffer of the {@link collect} call the current async context runs in, if any. */
   readonly #collecting = new AsyncLocalStorage<Exchange[]>();
+  /** Buffers of {@link collect} calls that have ended (handed back: nothing more goes in). */
+  readonly #ended = new WeakSet<Exchange[]>();
 
   /** @param secrets values that must never appear in evidence (see {@link secretsOf}). */
   constructor(secrets: readonly string[] = []) {
@@ -48,6 +50,28 @@ export class Recorder {
 
   /** Redacts and records one exchange; returns the stored (redacted) copy. */
   record(exchange: Exchange): Exchange {
+    return this.#record(exchange, this.#collecting.getStore());
+  }
+
+  /**
+   * A `record` bound to where the current async context records: an exchange recorded through it
+   * later, from any async context (a server handler answering a request this work caused), goes
+   * with this work's own exchanges, in the order it happens, as in a serial run; once that
+   * {@link collect} has ended, where the caller's context records.
+   * @example
+   * ```ts
+   * const recordHere = recorder.recordFromHere(); // when the mock payee offers a document
+   * // later, in the mock payee's request handler:
+   * recordHere({ kind: 'http', method: 'GET', url: 'mock-payee /cpr/abc', status: 200 });
+   * ```
+   */
+  recordFromHere(): (exchange: Exchange) => Exchange {
+    const store = this.#collecting.getStore();
+    return (exchange) =>
+      this.#record(exchange, store && !this.#ended.has(store) ? store : this.#collecting.getStore());
+  }
+
+  #record(exchange: Exchange, to: Exchange[] | undefined): Exchange {
     const e: Exchange = { ...exchange };
     if (e.url !== undefined) e.url = this.redact(e.url);
     if (e.request_headers) e.request_headers = redactHeaders(e.request_headers, this.#secrets);
@@ -57,7 +81,7 @@ export class Recorder {
     if (e.response_body !== undefined)
       e.response_body = truncateBody(redactText(e.response_body, this.#secrets));
     if (e.error !== undefined) e.error = this.redact(e.error);
-    (this.#collecting.getStore() ?? this.#buffer).push(e);
+    (to ?? this.#buffer).push(e);
     for (const l of this.#listeners) l(e);
     return e;
   }
@@ -83,8 +107,12 @@ export class Recorder {
    */
   async collect<T>(work: () => Promise<T>): Promise<{ value: T; exchanges: Exchange[] }> {
     const exchanges: Exchange[] = [];
-    const value = await this.#collecting.run(exchanges, work);
-    return { value, exchanges };
+    try {
+      const value = await this.#collecting.run(exchanges, work);
+      return { value, exchanges };
+    } finally {
+      this.#ended.add(exchanges);
+    }
   }
 
   /**

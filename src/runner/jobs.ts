@@ -16,9 +16,12 @@
  * - a `<target>:clock` state (a test clock) waits until every other unit of that target has
  *   ended: moving the clock changes what every check of that target sees, and the other
  *   processes would not know the new offset;
- * - an `alone` unit (a race) runs with no other unit running but a long one (`check(..., { long:
- *   true })`: a model-based run of hundreds of exchanges, a few at a time): while it waits for
- *   the others to end, no unit starts, and none while it runs. Waiting for a long unit too would
+ * - an `alone` unit (a race) runs with no other unit of its target running but a long one
+ *   (`check(..., { long: true })`: a model-based run of hundreds of exchanges, a few at a time),
+ *   and never beside another race: while it waits for its target's units to end, none of them
+ *   starts, and none while it runs. The other targets' units go on beside it (its spread is the
+ *   time its own synchronous loop takes to release the last bytes: under 2 ms at a 50 ms round
+ *   trip with 8 processes busy, as with the whole run held). Waiting for a long unit too would
  *   leave every process idle for as long as it lasts (10 s at a 50 ms round trip), and each
  *   process holding a race would wait that long. The races come first in the run order
  *   ({@link orderForJobs}), so they go while little else runs.
@@ -162,9 +165,10 @@ export function jobPlanDigest(units: readonly JobUnit[]): string {
  *    run's end (at a 50 ms round trip the Operator's random sequences last some 10 s with their
  *    runs overlapping);
  * 2. blocks holding a race (a unit that runs alone), the races first within them: a race waits
- *    for every running check to end and none starts meanwhile, so the races go while little
- *    runs, one after another at the start (some 3 s in all), instead of each idling every
- *    process for as long as the longest check running when it comes up;
+ *    for every running check of its target to end and none of them starts meanwhile, so the
+ *    races go while little runs, one after another at the start (some 3 s in all at 50 ms),
+ *    instead of each idling its target's processes for as long as the longest check running
+ *    when it comes up;
  * 3. the targets with a test clock, one after the other, each target's blocks holding a clock's
  *    checks after its other blocks: those checks wait until every other check of their target
  *    has ended and then run one after another in one process, so the sooner a target's other
@@ -432,10 +436,11 @@ export class JobScheduler {
     return [...this.units.values()].filter((u) => u.state === 'open').map((u) => u.unit.key);
   }
 
-  /** Units running (`countLong` false: other than the long ones). */
-  private running(countLong = true): number {
+  /** Units of `target` running, other than the long ones. */
+  private runningOn(target: string): number {
     let n = 0;
-    for (const u of this.units.values()) if (u.state === 'running' && (countLong || !u.unit.long)) n++;
+    for (const u of this.units.values())
+      if (u.state === 'running' && !u.unit.long && u.unit.target === target) n++;
     return n;
   }
 
@@ -463,13 +468,15 @@ export class JobScheduler {
     while (progressed) {
       progressed = false;
       const readyAlone = this.aloneQueue.find((a) => a.state === 'claimed' && this.clockReady(a));
-      const aloneRunning = this.aloneQueue.some((a) => a.state === 'running');
+      const aloneRunning = this.aloneQueue.find((a) => a.state === 'running');
+      // the target a race holds (running) or is waiting to hold (its turn has come): no other
+      // unit of it starts; the other targets' units go on
+      const held = (aloneRunning ?? readyAlone)?.unit.target;
       for (const w of [...this.waiting]) {
         const u = w.u;
         let go: boolean;
-        if (aloneRunning) go = false;
-        else if (u.unit.alone) go = u === readyAlone && this.running(false) === 0;
-        else go = readyAlone === undefined && this.clockReady(u);
+        if (u.unit.alone) go = !aloneRunning && u === readyAlone && this.runningOn(u.unit.target) === 0;
+        else go = u.unit.target !== held && this.clockReady(u);
         if (!go) continue;
         u.state = 'running';
         this.waiting = this.waiting.filter((x) => x !== w);

@@ -305,8 +305,9 @@ export interface CheckOptions {
    */
   shares?: readonly string[];
   /**
-   * The check runs with no other check running but a `long` one (`cprc run --jobs`): a race,
-   * whose spread other traffic would widen. A serial run ignores it.
+   * The check runs with no other check of its target running but a `long` one, and beside no
+   * other race (`cprc run --jobs`): a race, whose outcome other traffic to the target would
+   * muddle. A serial run ignores it.
    */
   alone?: boolean;
   /**
@@ -350,9 +351,9 @@ export function sharedState(name: string, slugs: readonly string[]): void {
 }
 
 /**
- * Declares that the checks with these slugs run with no other check running (the same as
- * `check(..., { alone: true })`): races, whose spread other traffic would widen. A serial run
- * ignores it.
+ * Declares that the checks with these slugs run with no other check of their target running
+ * and beside no other race (the same as `check(..., { alone: true })`): races, whose outcome
+ * other traffic to the target would muddle. A serial run ignores it.
  * @example
  * ```ts
  * runsAlone(['concurrent-retrievals-one-succeeds']);

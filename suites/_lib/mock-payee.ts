@@ -21,6 +21,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, createServer as createNetServer, type Server } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { CertificateAuthority, ServerCertificate } from '../../src/loopback/tls.js';
+import type { Exchange } from '../../src/model/results.js';
 import { getRunContext } from '../../src/runner/context.js';
 
 /** A redirect status a mock payee may answer (RFC 9110 section 15.4). */
@@ -339,6 +340,11 @@ interface LiveOffer {
   hops: number;
   /** `{port} {normalised target}` keys this offer answers. */
   keys: Set<string>;
+  /**
+   * Records a request for this offer with the exchanges of the work that made the offer (in a
+   * `--jobs` run, the overlapping run of a property that made it), where a serial run has it.
+   */
+  record: (exchange: Exchange) => Exchange;
 }
 
 /**
@@ -425,8 +431,9 @@ export async function startMockPayee(): Promise<MockPayee | undefined> {
       const text = JSON.stringify(body);
       res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(text) });
       res.end(text);
-      // evidence: what the wallet asked the mock payee, and what it got
-      recorder.record({
+      // evidence: what the wallet asked the mock payee, and what it got (with the exchanges of
+      // the work that made the offer asked for)
+      (o?.record ?? recorder.record.bind(recorder))({
         kind: 'http',
         method: req.method ?? 'GET',
         url: `mock-payee ${l.name === 'main' ? '' : `[${l.name}] `}${target}`,
@@ -476,7 +483,14 @@ export async function startMockPayee(): Promise<MockPayee | undefined> {
       if (options.rawSubDelims) encoded = encoded.replace(/%(2B|24|2C|3B)/g, (m) => decodeURIComponent(m));
       if (options.percentCase === 'lower') encoded = encoded.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
       const targets = retrievalTargets(token, path, options.query, options.fullEndpoint);
-      const live: LiveOffer = { cpr, options, uses: 0, hops: 0, keys: new Set() };
+      const live: LiveOffer = {
+        cpr,
+        options,
+        uses: 0,
+        hops: 0,
+        keys: new Set(),
+        record: recorder.recordFromHere(),
+      };
       offers.set(token, live);
       const plainHappyPath =
         listener === main && path === '' && options.query === undefined && !options.fullEndpoint;

@@ -1,8 +1,10 @@
 /**
  * `cprc run --jobs N`: the parent's scheduler on plain data (who runs which unit, and when:
  * shared state kept in one process, a test clock's checks after the rest of their target, a
- * race alone), the run order (long checks first, each clock's blocks after its target's others), and one real run: `cprc run --reference --jobs 4` gives every check id the state a
- * serial run with the same seed gives it, in the serial run's order.
+ * race alone on its target), the run order (long checks first, each clock's blocks after its
+ * target's others), and real runs: `cprc run --reference --jobs 4` gives every check id the state
+ * a serial run with the same seed gives it, in the serial run's order, and keeps the serial
+ * run's evidence order where exchanges overlap.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -93,7 +95,7 @@ describe('the --jobs scheduler', () => {
     expect(await settled(clock)).toEqual({ done: true, value: true });
   });
 
-  it('runs an alone unit (a race) with nothing beside it, and nothing starts while it waits or runs', async () => {
+  it('runs an alone unit (a race) with nothing of its target beside it, and nothing of it starts while it waits or runs', async () => {
     const s = scheduler(2, [unit('b'), unit('race', { alone: true }), unit('c')]);
     expect(await s.request(0, 'b')).toBe(true);
     const race = s.request(1, 'race');
@@ -104,6 +106,30 @@ describe('the --jobs scheduler', () => {
     expect((await settled(c)).done).toBe(false);
     s.done(1, 'race');
     expect(await settled(c)).toEqual({ done: true, value: true });
+  });
+
+  it("lets the other targets' units run beside a race, but never another race", async () => {
+    const s = scheduler(3, [
+      unit('b'),
+      unit('race', { alone: true }),
+      unit('o1', { target: 'operator' }),
+      unit('race2', { alone: true, target: 'operator' }),
+      unit('o2', { target: 'operator' }),
+    ]);
+    expect(await s.request(0, 'b')).toBe(true);
+    const race = s.request(1, 'race');
+    expect((await settled(race)).done).toBe(false); // b, of its target, still runs
+    expect(await s.request(2, 'o1')).toBe(true); // another target's unit starts while it waits
+    s.done(0, 'b');
+    expect(await settled(race)).toEqual({ done: true, value: true }); // o1 goes on beside it
+    s.done(2, 'o1');
+    const race2 = s.request(2, 'race2');
+    expect((await settled(race2)).done).toBe(false); // one race at a time
+    const o2 = s.request(0, 'o2');
+    expect((await settled(o2)).done).toBe(true); // race2 does not hold its target before its turn
+    s.done(0, 'o2');
+    s.done(1, 'race');
+    expect(await settled(race2)).toEqual({ done: true, value: true });
   });
 
   it('runs a race beside a long unit (one exchange at a time), never beside another', async () => {
@@ -249,7 +275,11 @@ describe('cprc run --reference --jobs 4', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const run = (reports: string, extra: string[]): Promise<{ code: number | null; stderr: string }> =>
+  const run = (
+    reports: string,
+    extra: string[],
+    targets = ['payee', 'operator'],
+  ): Promise<{ code: number | null; stderr: string }> =>
     new Promise((resolve, reject) => {
       const child = spawn(
         process.execPath,
@@ -258,8 +288,7 @@ describe('cprc run --reference --jobs 4', () => {
           'run',
           '--reference',
           '--target',
-          'payee',
-          'operator',
+          ...targets,
           '--seed',
           '11',
           '--runs',
@@ -331,5 +360,30 @@ describe('cprc run --reference --jobs 4', () => {
     // one run's results: no shard member, no test position
     expect(b.shard).toBeUndefined();
     expect(b.tests.some((t) => t.position !== undefined)).toBe(false);
+  }, 600_000);
+
+  it("keeps a serial run's evidence order where exchanges overlap: the wallet's retrievals from the mock payee beside the derivations that caused them", async () => {
+    const serial = await run('wallet-serial', [], ['wallet']);
+    const jobs = await run('wallet-jobs', ['--jobs', '4'], ['wallet']);
+    expect(serial.stderr).toBe('');
+    expect(jobs.stderr).toBe('');
+    const a = results('wallet-serial');
+    const b = results('wallet-jobs');
+    expect(b.tests.map((t) => [t.id, t.state])).toEqual(a.tests.map((t) => [t.id, t.state]));
+    // one letter an exchange: M a request the wallet made to the mock payee (recorded by its
+    // request handler, outside the check's own async context), x any other; a burst of
+    // concurrent derivations has no one order, in a serial run either
+    const order = (r: ConformanceResults): Record<string, string> =>
+      Object.fromEntries(
+        r.tests
+          .filter((t) => !/concurrent/.test(t.id))
+          .map((t) => [
+            t.id,
+            (t.exchanges ?? []).map((e) => (/^mock-payee /.test(e.url ?? '') ? 'M' : 'x')).join(''),
+          ]),
+      );
+    const withMock = Object.entries(order(a)).filter(([, o]) => o.includes('M') && o.includes('x'));
+    expect(withMock.length).toBeGreaterThan(10);
+    expect(order(b)).toEqual(order(a));
   }, 600_000);
 });

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Recorder } from '../../src/drivers/recorder.js';
 import { createCertificateAuthority } from '../../src/loopback/tls.js';
 import { type RunContext, setRunContext } from '../../src/runner/context.js';
 import { type MockPayee, mockToken, retrievalTargets, startMockPayee } from '../../suites/_lib/mock-payee.js';
@@ -26,7 +27,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'ca.key'), ca.keyPem);
   setRunContext({
     config: { tls: { suite_ca_cert_file: join(dir, 'ca.pem'), suite_ca_key_file: join(dir, 'ca.key') } },
-    recorder: { record: () => undefined },
+    recorder: new Recorder(),
   } as unknown as RunContext);
   const started = await startMockPayee();
   if (!started) throw new Error('the mock payee did not start with a suite CA');
