@@ -124,7 +124,7 @@ export interface CheckOutcome {
    * check of its target. A scheduling declaration, never reported.
    */
   shares?: readonly string[];
-  /** The check runs with no other check running (a race: `check(..., { alone: true })`); never reported. */
+  /** The check runs with no other check of its target running, and beside no other race (`check(..., { alone: true })`); never reported. */
   alone?: boolean;
   /** The check is far longer than the others (`check(..., { long: true })`): `--jobs` starts it first; never reported. */
   long?: boolean;
