@@ -8,7 +8,7 @@
  * @packageDocumentation
  */
 import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import Mocha from 'mocha';
 import { createDefaultDrivers, loadDriverModule } from '../drivers/index.js';
 import { Recorder } from '../drivers/recorder.js';
@@ -104,6 +104,8 @@ export async function runChildProcess(io: ChildIo): Promise<number> {
     maxWaitMs: opts.maxWaitMs,
     level: opts.level ?? 'profile',
     propertyLanes: opts.jobs ? OVERLAPPING_RUNS : 1,
+    // a --jobs child's event folder is one of the run's private folder
+    ...(opts.jobs ? { sharedDir: dirname(opts.eventsDir) } : {}),
   });
 
   const eventsFd = openSync(join(opts.eventsDir, 'events.ndjson'), 'a');

@@ -41,6 +41,11 @@ export interface RunContext {
    * child of `cprc run --jobs`.
    */
   propertyLanes?: number;
+  /**
+   * A private folder of the run that its processes share (`cprc run --jobs`), for what one
+   * process makes once and the others read (the mock payee's certificates); none in a serial run.
+   */
+  sharedDir?: string;
 }
 
 /**

@@ -15,10 +15,11 @@
  *   sees where a token went, whatever the wallet answered.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, createServer as createNetServer, type Server } from 'node:net';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { CertificateAuthority, ServerCertificate } from '../../src/loopback/tls.js';
 import type { Exchange } from '../../src/model/results.js';
@@ -243,52 +244,141 @@ let untrustedCa: Promise<CertificateAuthority> | undefined;
 
 const DAY_MS = 86_400_000;
 
-/** The certificate of `kind`, issued once per suite CA (the first use loads the X.509 stack). */
+/** Every kind of {@link MockCertificate}, the one most checks use first. */
+const MOCK_CERTIFICATES: readonly MockCertificate[] = [
+  'valid',
+  'untrusted-ca',
+  'other-host',
+  'localhost-only',
+  'ip-only',
+  'expired',
+  'not-yet-valid',
+];
+
+/** How long a process waits for another to issue the run's certificates before issuing its own. */
+const SHARED_CERTIFICATES_WAIT_MS = 30_000;
+
+/**
+ * The certificate of `kind`, issued once per suite CA (the first use loads the X.509 stack). In a
+ * `cprc run --jobs` child (`sharedDir` in the run context), the run's processes share one set:
+ * the first process to need one issues every kind into that folder, the others read them (the
+ * X.509 stack costs each process that loads it about half a second of CPU).
+ */
 function certificateOf(kind: MockCertificate): Promise<ServerCertificate> | undefined {
-  const tls = getRunContext().config.tls;
+  const { config, sharedDir } = getRunContext();
+  const tls = config.tls;
   if (!tls?.suite_ca_cert_file || !tls.suite_ca_key_file) return undefined;
   const certFile = tls.suite_ca_cert_file;
   const keyFile = tls.suite_ca_key_file;
   const key = `${certFile}\n${keyFile}\n${kind}`;
   let cert = certificates.get(key);
   if (!cert) {
-    cert = (async () => {
-      // loaded on first use: the X.509 stack is heavy, and only the wallet's checks need a mock payee
-      const { createCertificateAuthority, issueServerCertificate, LOOPBACK_HOSTS } = await import(
-        '../../src/loopback/tls.js'
-      );
-      const suiteCa = { certPem: readFileSync(certFile, 'utf8'), keyPem: readFileSync(keyFile, 'utf8') };
-      const loopback = [...LOOPBACK_HOSTS];
-      const now = Date.now();
-      switch (kind) {
-        case 'untrusted-ca':
-          untrustedCa ??= createCertificateAuthority({
-            commonName: 'cpr-conformance untrusted mock payee CA',
-          });
-          return issueServerCertificate(await untrustedCa, { hosts: loopback });
-        case 'other-host':
-          return issueServerCertificate(suiteCa, { hosts: ['payee.invalid'] });
-        case 'localhost-only':
-          return issueServerCertificate(suiteCa, { hosts: ['localhost'] });
-        case 'ip-only':
-          return issueServerCertificate(suiteCa, { hosts: ['127.0.0.1', '::1'] });
-        case 'expired':
-          return issueServerCertificate(suiteCa, {
-            hosts: loopback,
-            window: { notBefore: new Date(now - 30 * DAY_MS), notAfter: new Date(now - DAY_MS) },
-          });
-        case 'not-yet-valid':
-          return issueServerCertificate(suiteCa, {
-            hosts: loopback,
-            window: { notBefore: new Date(now + DAY_MS), notAfter: new Date(now + 30 * DAY_MS) },
-          });
-        default:
-          return issueServerCertificate(suiteCa, { hosts: loopback });
-      }
-    })();
+    cert =
+      sharedDir === undefined
+        ? issueCertificate(kind, certFile, keyFile)
+        : sharedCertificate(sharedDir, kind, certFile, keyFile);
     certificates.set(key, cert);
   }
   return cert;
+}
+
+/** Issues a certificate of `kind` with the suite CA in `certFile`/`keyFile`. */
+async function issueCertificate(
+  kind: MockCertificate,
+  certFile: string,
+  keyFile: string,
+): Promise<ServerCertificate> {
+  // loaded on first use: the X.509 stack is heavy, and only the wallet's checks need a mock payee
+  const { createCertificateAuthority, issueServerCertificate, LOOPBACK_HOSTS } = await import(
+    '../../src/loopback/tls.js'
+  );
+  const suiteCa = { certPem: readFileSync(certFile, 'utf8'), keyPem: readFileSync(keyFile, 'utf8') };
+  const loopback = [...LOOPBACK_HOSTS];
+  const now = Date.now();
+  switch (kind) {
+    case 'untrusted-ca':
+      untrustedCa ??= createCertificateAuthority({
+        commonName: 'cpr-conformance untrusted mock payee CA',
+      });
+      return issueServerCertificate(await untrustedCa, { hosts: loopback });
+    case 'other-host':
+      return issueServerCertificate(suiteCa, { hosts: ['payee.invalid'] });
+    case 'localhost-only':
+      return issueServerCertificate(suiteCa, { hosts: ['localhost'] });
+    case 'ip-only':
+      return issueServerCertificate(suiteCa, { hosts: ['127.0.0.1', '::1'] });
+    case 'expired':
+      return issueServerCertificate(suiteCa, {
+        hosts: loopback,
+        window: { notBefore: new Date(now - 30 * DAY_MS), notAfter: new Date(now - DAY_MS) },
+      });
+    case 'not-yet-valid':
+      return issueServerCertificate(suiteCa, {
+        hosts: loopback,
+        window: { notBefore: new Date(now + DAY_MS), notAfter: new Date(now + 30 * DAY_MS) },
+      });
+    default:
+      return issueServerCertificate(suiteCa, { hosts: loopback });
+  }
+}
+
+/** The certificate of `kind` written in `dir` by a process of the run, if there is one yet. */
+function readShared(dir: string, kind: MockCertificate): ServerCertificate | undefined {
+  try {
+    const c = JSON.parse(
+      readFileSync(join(dir, `mock-payee-${kind}.json`), 'utf8'),
+    ) as Partial<ServerCertificate>;
+    return typeof c.certPem === 'string' && typeof c.keyPem === 'string'
+      ? { certPem: c.certPem, keyPem: c.keyPem }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The run's certificate of `kind` from `dir`: the first process to ask takes the folder's lock
+ * and issues every kind (the one asked first), each file written whole (a rename); the others
+ * wait for the file. A process that waits longer than {@link SHARED_CERTIFICATES_WAIT_MS} (the
+ * issuer died or stalled) issues its own.
+ */
+async function sharedCertificate(
+  dir: string,
+  kind: MockCertificate,
+  certFile: string,
+  keyFile: string,
+): Promise<ServerCertificate> {
+  const ready = readShared(dir, kind);
+  if (ready) return ready;
+  let issuer = false;
+  try {
+    writeFileSync(join(dir, 'mock-payee-certificates.lock'), String(process.pid), { flag: 'wx' });
+    issuer = true;
+  } catch {
+    // another process of the run issues them
+  }
+  if (issuer) {
+    const issue = async (k: MockCertificate): Promise<ServerCertificate> => {
+      const cert = await issueCertificate(k, certFile, keyFile);
+      const file = join(dir, `mock-payee-${k}.json`);
+      writeFileSync(`${file}.${process.pid}.tmp`, JSON.stringify(cert), { mode: 0o600 });
+      renameSync(`${file}.${process.pid}.tmp`, file);
+      return cert;
+    };
+    const mine = await issue(kind);
+    // the other kinds after, while this check goes on (one that fails leaves its waiters to
+    // issue their own when their wait ends)
+    void (async () => {
+      for (const k of MOCK_CERTIFICATES) if (k !== kind) await issue(k);
+    })().catch(() => undefined);
+    return mine;
+  }
+  for (const deadline = Date.now() + SHARED_CERTIFICATES_WAIT_MS; Date.now() < deadline; ) {
+    await new Promise((r) => setTimeout(r, 20));
+    const cert = readShared(dir, kind);
+    if (cert) return cert;
+  }
+  return issueCertificate(kind, certFile, keyFile);
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
