@@ -7,7 +7,8 @@ import { CprcError } from '../errors.js';
 /**
  * Writes `content` to `path` atomically: into a temporary file beside it (same folder, so the
  * rename stays on one file system), flushed to disk, then renamed over `path`. Creates the
- * folder. The temporary file is removed when anything fails.
+ * folder. The temporary file is removed when anything fails. `mode`: the file's permissions
+ * (default 0o644; 0o600 for a file holding a key).
  *
  * @throws CprcError `CPRC_IO` naming the file and the cause.
  * @example
@@ -15,12 +16,16 @@ import { CprcError } from '../errors.js';
  * await writeFileAtomic('reports/results.json', text);
  * ```
  */
-export async function writeFileAtomic(path: string, content: string): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  content: string,
+  options: { mode?: number } = {},
+): Promise<void> {
   const dir = dirname(path);
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     await mkdir(dir, { recursive: true });
-    const handle = await open(temp, 'wx', 0o644);
+    const handle = await open(temp, 'wx', options.mode ?? 0o644);
     try {
       await handle.writeFile(content, 'utf8');
       await handle.sync();

@@ -15,7 +15,7 @@
  *   sees where a token went, whatever the wallet answered.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, createServer as createNetServer, type Server } from 'node:net';
@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { CertificateAuthority, ServerCertificate } from '../../src/loopback/tls.js';
 import type { Exchange } from '../../src/model/results.js';
+import { writeFileAtomic } from '../../src/reporters/atomic.js';
 import { getRunContext } from '../../src/runner/context.js';
 
 /** A redirect status a mock payee may answer (RFC 9110 section 15.4). */
@@ -339,8 +340,9 @@ function readShared(dir: string, kind: MockCertificate): ServerCertificate | und
 /**
  * The run's certificate of `kind` from `dir`: the first process to ask takes the folder's lock
  * and issues every kind (the one asked first), each file written whole (a rename); the others
- * wait for the file. A process that waits longer than {@link SHARED_CERTIFICATES_WAIT_MS} (the
- * issuer died or stalled) issues its own.
+ * wait for the file. An issuer that fails removes the lock (and throws); a process whose wait
+ * ends without the file, because the lock is gone or after {@link SHARED_CERTIFICATES_WAIT_MS}
+ * (the issuer died or stalled), issues its own.
  */
 async function sharedCertificate(
   dir: string,
@@ -350,24 +352,27 @@ async function sharedCertificate(
 ): Promise<ServerCertificate> {
   const ready = readShared(dir, kind);
   if (ready) return ready;
+  const lock = join(dir, 'mock-payee-certificates.lock');
   let issuer = false;
   try {
-    writeFileSync(join(dir, 'mock-payee-certificates.lock'), String(process.pid), { flag: 'wx' });
+    writeFileSync(lock, String(process.pid), { flag: 'wx' });
     issuer = true;
   } catch {
     // another process of the run issues them
   }
   if (issuer) {
     const issue = async (k: MockCertificate): Promise<ServerCertificate> => {
-      const cert = await issueCertificate(k, certFile, keyFile);
-      const file = join(dir, `mock-payee-${k}.json`);
-      writeFileSync(`${file}.${process.pid}.tmp`, JSON.stringify(cert), { mode: 0o600 });
-      renameSync(`${file}.${process.pid}.tmp`, file);
-      return cert;
+      try {
+        const cert = await issueCertificate(k, certFile, keyFile);
+        await writeFileAtomic(join(dir, `mock-payee-${k}.json`), JSON.stringify(cert), { mode: 0o600 });
+        return cert;
+      } catch (err) {
+        rmSync(lock, { force: true }); // the waiters issue their own now
+        throw err;
+      }
     };
     const mine = await issue(kind);
-    // the other kinds after, while this check goes on (one that fails leaves its waiters to
-    // issue their own when their wait ends)
+    // the other kinds after, while this check goes on
     void (async () => {
       for (const k of MOCK_CERTIFICATES) if (k !== kind) await issue(k);
     })().catch(() => undefined);
@@ -377,6 +382,7 @@ async function sharedCertificate(
     await new Promise((r) => setTimeout(r, 20));
     const cert = readShared(dir, kind);
     if (cert) return cert;
+    if (!existsSync(lock)) break;
   }
   return issueCertificate(kind, certFile, keyFile);
 }

@@ -86,4 +86,19 @@ describe('mock payee: certificates shared by the processes of a --jobs run', () 
       await mock?.close();
     }
   }, 30_000);
+
+  it('issues its own at once when the issuer gave up (its lock gone, no file), not after the whole wait', async () => {
+    const { shared } = await setUp();
+    writeFileSync(join(shared, 'mock-payee-certificates.lock'), '1');
+    setTimeout(() => rmSync(join(shared, 'mock-payee-certificates.lock')), 200);
+    const started = Date.now();
+    const mock = await startMockPayee();
+    try {
+      expect(mock).toBeDefined();
+      expect(Date.now() - started).toBeLessThan(15_000); // the wait for the issuer is 30 s
+      expect(existsSync(join(shared, 'mock-payee-valid.json'))).toBe(false); // its own, not shared
+    } finally {
+      await mock?.close();
+    }
+  }, 40_000);
 });
