@@ -28,13 +28,14 @@ import { startReferenceStack } from '../src/loopback/stack.js';
 import { createCertificateAuthority, issueServerCertificate, LOOPBACK_HOSTS } from '../src/loopback/tls.js';
 import { packageRoot } from '../src/paths.js';
 import { ReferencePayee } from '../src/reference/payee/server.js';
+import { DEFAULT_JOBS } from '../src/runner/defaults.js';
 
 const SEED = 20260601;
 const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 25);
 const RUNS = Number(process.env.BENCH_RUNS ?? 100);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
-const JOBS = Number(process.env.BENCH_JOBS ?? 8);
-const REFERENCE_JOBS = Number(process.env.BENCH_REFERENCE_JOBS ?? 2);
+const JOBS = Number(process.env.BENCH_JOBS ?? DEFAULT_JOBS);
+const REFERENCE_JOBS = Number(process.env.BENCH_REFERENCE_JOBS ?? 4);
 /** Which parts run (`BENCH_PARTS=reference,distance`, default both). */
 const PARTS = (process.env.BENCH_PARTS ?? 'reference,distance').split(',');
 

@@ -133,7 +133,7 @@ export function registerRun(program: Command): void {
     )
     .option(
       '--jobs [n]',
-      `run the checks in N processes side by side (bare --jobs: ${DEFAULT_JOBS}, for a target across a network); checks that share state on the target never run together, and the reports are those of one serial run`,
+      `run N checks at once, in a process a core (bare --jobs: ${DEFAULT_JOBS}, for a target across a network); checks that share state on the target never run together, and the reports are those of one serial run`,
       integer('--jobs', 1, 64),
     )
     .option(

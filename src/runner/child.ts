@@ -21,12 +21,16 @@ import { loadRunConfig, targetUrls } from './config.js';
 import { OVERLAPPING_RUNS, setRunContext } from './context.js';
 import { listSuiteFiles } from './files.js';
 import {
+  cloneTree,
+  currentSlot,
+  inSlot,
   installJobGates,
   type JobChildMessage,
   type JobParentMessage,
   jobPlanDigest,
   jobUnits,
   orderForJobs,
+  slotRunner,
 } from './jobs.js';
 import { applyShard, checkIdOf, eachTest, positions, selectChecks } from './plan.js';
 import { CprcReporter, type CprcReporterOptions, progressLine, testId } from './reporter.js';
@@ -71,7 +75,12 @@ export async function runChildProcess(io: ChildIo): Promise<number> {
   const opts = readOptions(io.env);
   const { config, configDir } = loadRunConfig(opts.configPath);
   const recorder = new Recorder(secretsOf(config));
-  const defaults = createDefaultDrivers(config, { recorder, configDir });
+  const defaults = createDefaultDrivers(config, {
+    recorder,
+    configDir,
+    // a --jobs child running several checks at once gives each runner its own wallet command
+    ...((opts.jobs?.slots ?? 1) > 1 ? { runnerOf: currentSlot } : {}),
+  });
   let drivers: Drivers = defaults.drivers;
   let customClose: (() => Promise<void>) | undefined;
   if (opts.driverModule) {
@@ -105,7 +114,7 @@ export async function runChildProcess(io: ChildIo): Promise<number> {
     level: opts.level ?? 'profile',
     propertyLanes: opts.jobs ? OVERLAPPING_RUNS : 1,
     // a --jobs child's event folder is one of the run's private folder
-    ...(opts.jobs ? { sharedDir: dirname(opts.eventsDir) } : {}),
+    ...(opts.jobs ? { sharedDir: dirname(opts.eventsDir), checksAtOnce: opts.jobs.slots } : {}),
   });
 
   const eventsFd = openSync(join(opts.eventsDir, 'events.ndjson'), 'a');
@@ -141,41 +150,48 @@ export async function runChildProcess(io: ChildIo): Promise<number> {
   };
   // Position of each test in the whole run, recorded by a shard so `cprc merge` restores one run's order.
   let positionOf: WeakMap<object, number> | undefined;
-  // a --jobs child: what it passes over is reported by another child; what ends is told the parent
-  let gates: ReturnType<typeof installJobGates> | undefined;
-  const reporterOptions: CprcReporterOptions = {
-    suitesRoot: opts.suitesRoot,
-    recorder,
-    onResult,
-    timeoutMs: opts.timeoutMs,
-    positionOf: (test) => positionOf?.get(test),
-    ignore: (test) => gates?.passedOver(test) ?? false,
-    onEnd: (runnable) => {
-      const key = gates?.unitEnded(runnable);
-      if (key !== undefined) io.send?.({ type: 'done', key });
-    },
-  };
-  const mocha = new Mocha({
+  const mochaOptions = (reporterOptions: CprcReporterOptions): Mocha.MochaOptions => ({
     reporter: CprcReporter as unknown as typeof Mocha.reporters.Base,
     reporterOptions,
     timeout: opts.timeoutMs,
     bail: opts.bail,
     ...(opts.grep ? { grep: opts.grep } : {}),
   });
+  const reporterOptions: CprcReporterOptions = {
+    suitesRoot: opts.suitesRoot,
+    recorder,
+    onResult,
+    timeoutMs: opts.timeoutMs,
+    positionOf: (test) => positionOf?.get(test),
+  };
+  const mocha = new Mocha(mochaOptions(reporterOptions));
+  const runners: Mocha.Runner[] = [];
+  // runs a loaded tree (the one loaded, or a copy of it: a --jobs child runs several at once,
+  // `slot` telling them apart)
+  const runTree = (suite: Mocha.Suite, options: Partial<CprcReporterOptions>, slot?: number): Promise<void> =>
+    new Promise<void>((resolve) => {
+      const m = new Mocha(mochaOptions({ ...reporterOptions, ...options }));
+      m.suite = suite;
+      if (slot !== undefined) (m as unknown as { _runnerClass: unknown })._runnerClass = slotRunner(slot);
+      const start = (): void => {
+        runners.push(m.run(() => resolve()));
+      };
+      if (slot === undefined) start();
+      else inSlot(slot, start);
+    });
   let fileCount = 0;
   for (const target of opts.targets) {
     const files = listSuiteFiles(join(opts.suitesRoot, target));
     fileCount += files.length;
     for (const f of files) mocha.addFile(f);
   }
-  let runner: Mocha.Runner | undefined;
   const closeDrivers = (): Promise<unknown> => Promise.allSettled([defaults.close(), customClose?.()]);
   const stop = (): void => {
     if (interrupted) return;
     interrupted = true;
-    // Let the running check finish if it can (mocha stops after it); a check stuck on a target
-    // gets a short grace, then the child leaves: every finished test is already on disk.
-    runner?.abort();
+    // Let the running checks finish if they can (mocha stops after them); a check stuck on a
+    // target gets a short grace, then the child leaves: every finished test is already on disk.
+    for (const r of runners) r.abort();
     setTimeout(() => {
       void Promise.race([closeDrivers(), new Promise((r) => setTimeout(r, 500))]).then(() => io.exit(130));
     }, INTERRUPT_GRACE_MS).unref();
@@ -239,25 +255,67 @@ export async function runChildProcess(io: ChildIo): Promise<number> {
     if (opts.jobs) {
       if (!io.send || !io.onMessage)
         throw new CprcError('CPRC_INTERNAL', 'a --jobs child needs its IPC channel');
-      positionOf = positionOf ?? positions(mocha.suite);
-      // mocha applies --grep when it runs; the units are cut from what it will run
-      const keep = (test: Mocha.Test): boolean => !opts.grep || test.fullTitle().includes(opts.grep);
-      orderForJobs(mocha.suite, jobUnits(mocha.suite, opts.suitesRoot, keep));
-      const units = jobUnits(mocha.suite, opts.suitesRoot, keep);
-      const answers = new Map<string, (run: boolean) => void>();
-      io.onMessage((m) => {
-        if (m.type !== 'gate') return;
-        answers.get(m.key)?.(m.run);
-        answers.delete(m.key);
+      await runJobSlots(mocha.suite, opts, io.send, io.onMessage, {
+        positionOf: positionOf ?? positions(mocha.suite),
+        interrupted: () => interrupted,
+        recorder,
+        runTree,
       });
-      const send = io.send;
-      gates = installJobGates(mocha.suite, units, (key) => {
-        if (interrupted) return Promise.resolve(false);
-        return new Promise<boolean>((resolve) => {
-          answers.set(key, resolve);
-          send({ type: 'gate', key });
-        });
-      });
+    } else {
+      await runTree(mocha.suite, {});
+    }
+    if (!interrupted) write({ type: 'end', finished_at: new Date().toISOString() });
+  } finally {
+    closeSync(eventsFd);
+    await closeDrivers();
+  }
+  return 0;
+}
+
+/**
+ * A `--jobs` child's run: it cuts the loaded tree into units as every child does, sends the
+ * plan, and runs `opts.jobs.slots` copies of the tree at once (one mocha runner each, each with
+ * its own buffer of exchanges), every unit gated by the parent, which gives each unit to one
+ * runner of one child.
+ */
+async function runJobSlots(
+  root: Mocha.Suite,
+  opts: ChildOptions,
+  send: (message: JobChildMessage) => void,
+  onMessage: (handler: (message: JobParentMessage) => void) => void,
+  run: {
+    positionOf: WeakMap<object, number>;
+    interrupted: () => boolean;
+    recorder: Recorder;
+    runTree: (suite: Mocha.Suite, options: Partial<CprcReporterOptions>, slot: number) => Promise<void>;
+  },
+): Promise<void> {
+  // mocha applies --grep when it runs; the units are cut from what it will run
+  const keep = (test: Mocha.Test): boolean => !opts.grep || test.fullTitle().includes(opts.grep);
+  orderForJobs(root, jobUnits(root, opts.suitesRoot, keep));
+  const trees: Array<{ root: Mocha.Suite; positionOf: (test: object) => number | undefined }> = [
+    { root, positionOf: (test) => run.positionOf.get(test) },
+  ];
+  for (let slot = 1; slot < (opts.jobs?.slots ?? 1); slot++) {
+    const copy = cloneTree(root);
+    trees.push({
+      root: copy.root,
+      positionOf: (test) => {
+        const original = copy.original.get(test);
+        return original === undefined ? undefined : run.positionOf.get(original);
+      },
+    });
+  }
+  const answers = new Map<string, (go: boolean) => void>();
+  onMessage((m) => {
+    if (m.type !== 'gate') return;
+    const id = `${m.slot}\t${m.key}`;
+    answers.get(id)?.(m.run);
+    answers.delete(id);
+  });
+  const slots = trees.map((tree, slot) => {
+    const units = jobUnits(tree.root, opts.suitesRoot, keep);
+    if (slot === 0)
       send({
         type: 'plan',
         digest: jobPlanDigest(units),
@@ -270,15 +328,33 @@ export async function runChildProcess(io: ChildIo): Promise<number> {
           long,
         })),
       });
-    }
-    await new Promise<void>((resolve) => {
-      runner = mocha.run(() => resolve());
+    const gates = installJobGates(tree.root, units, (key) => {
+      if (run.interrupted()) return Promise.resolve(false);
+      return new Promise<boolean>((resolve) => {
+        answers.set(`${slot}\t${key}`, resolve);
+        send({ type: 'gate', slot, key });
+      });
     });
-    io.send?.({ type: 'finished' });
-    if (!interrupted) write({ type: 'end', finished_at: new Date().toISOString() });
-  } finally {
-    closeSync(eventsFd);
-    await closeDrivers();
-  }
-  return 0;
+    return { tree, gates };
+  });
+  await Promise.all(
+    slots.map(async ({ tree, gates }, slot) => {
+      // each runner's exchanges go to its own buffer, taken by its reporter as each test ends
+      await run.recorder.collect(() =>
+        run.runTree(
+          tree.root,
+          {
+            positionOf: tree.positionOf,
+            ignore: (test) => gates.passedOver(test),
+            onEnd: (runnable) => {
+              const key = gates.unitEnded(runnable);
+              if (key !== undefined) send({ type: 'done', slot, key });
+            },
+          },
+          slot,
+        ),
+      );
+      send({ type: 'finished', slot });
+    }),
+  );
 }

@@ -46,6 +46,11 @@ export interface RunContext {
    * process makes once and the others read (the mock payee's certificates); none in a serial run.
    */
   sharedDir?: string;
+  /**
+   * Checks this process runs at once (`cprc run --jobs`: one mocha runner each); 1 (or absent)
+   * in a serial run, whose checks the suites then follow without async-local storage.
+   */
+  checksAtOnce?: number;
 }
 
 /**

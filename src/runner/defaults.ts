@@ -16,8 +16,8 @@ export const DEFAULT_GRACE_MS = 5_000;
 export const DEFAULT_RUNS = 100;
 
 /**
- * Children of a bare `cprc run --jobs` (no number): sized for a target across a network, where
- * a check spends most of its time waiting for answers, not on the runner's CPU. See the README
- * (Performance) for the measurements behind it.
+ * Checks at once of a bare `cprc run --jobs` (no number), in a process a core: sized for a
+ * target across a network, where a check spends most of its time waiting for answers, not on the
+ * runner's CPU. See the README (Performance) for the measurements behind it.
  */
-export const DEFAULT_JOBS = 8;
+export const DEFAULT_JOBS = 16;

@@ -1,21 +1,25 @@
 /**
- * `cprc run --jobs N`: N mocha children run the checks of one run side by side against the
- * target, and the parent joins their events into the reports of one run (in the order one serial
- * run takes, each check with the outcome it would have there).
+ * `cprc run --jobs N`: N mocha runners run the checks of one run side by side against the
+ * target, a few in each of a few child processes (`slotsPerProcess`, `run.ts`: a process a core),
+ * and the parent joins their events into the reports of one run (in the order one serial run
+ * takes, each check with the outcome it would have there).
  *
- * Every child loads the whole tree and cuts it the same way into units ({@link jobUnits}): a
- * describe block with hooks of its own is one unit with everything inside it (its hooks set up
- * what its checks share); every other check is a unit by itself. Before a unit runs, its child
- * asks the parent ({@link JobScheduler}) whether to run it: the first child to reach a unit gets
- * it, the others pass it over silently. The parent keeps apart what the suites declared
- * (`check(..., { shares, alone })`, `suites/_lib`):
+ * Every child loads the whole tree once, and runs it in as many runners as it has slots, each on
+ * a copy of the tree ({@link cloneTree}) with its own mocha contexts and its own buffer of
+ * exchanges (the suites keep what belongs to the running check async-local, `suites/_lib`). Each
+ * copy is cut the same way into units ({@link jobUnits}): a describe block with hooks of its own
+ * is one unit with everything inside it (its hooks set up what its checks share); every other
+ * check is a unit by itself. Before a unit runs, its runner asks the parent ({@link JobScheduler})
+ * whether to run it: the first runner to reach a unit gets it, the others pass it over silently.
+ * The parent keeps apart what the suites declared (`check(..., { shares, alone })`, `suites/_lib`):
  *
- * - units naming one shared state run in the process that took the first of them, one after
+ * - units naming one shared state run in the runner that took the first of them, one after
  *   another (what a suite learned of that state in memory, a balance spent, a clock offset,
  *   stays true in that process); names that meet on one unit join one group;
  * - a `<target>:clock` state (a test clock) waits until every other unit of that target has
  *   ended: moving the clock changes what every check of that target sees, and the other
- *   processes would not know the new offset;
+ *   processes would not know the new offset (nor would the other runners of its own process
+ *   expect it);
  * - an `alone` unit (a race) runs with no other unit of its target running but a long one
  *   (`check(..., { long: true })`: a model-based run of hundreds of exchanges, a few at a time),
  *   and never beside another race: while it waits for its target's units to end, none of them
@@ -27,9 +31,10 @@
  *   ({@link orderForJobs}), so they go while little else runs.
  * @packageDocumentation
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { relative, sep } from 'node:path';
-import type Mocha from 'mocha';
+import Mocha from 'mocha';
 import { outcomeOfTest } from '../model/results.js';
 import { checkIdOf } from './plan.js';
 
@@ -52,13 +57,14 @@ export interface JobUnit {
 /** What a child sends its parent. */
 export type JobChildMessage =
   | { type: 'plan'; digest: string; units: JobUnit[] }
-  | { type: 'gate'; key: string }
-  | { type: 'done'; key: string }
-  | { type: 'finished' };
+  | { type: 'gate'; slot: number; key: string }
+  | { type: 'done'; slot: number; key: string }
+  | { type: 'finished'; slot: number };
 
-/** What the parent answers a `gate`. */
+/** What the parent answers a `gate` (`slot`: which of the child's runners asked). */
 export interface JobParentMessage {
   type: 'gate';
+  slot: number;
   key: string;
   run: boolean;
 }
@@ -142,6 +148,119 @@ export function jobUnits(
   };
   visit(root);
   return out;
+}
+
+/** Own fields of a mocha suite that {@link cloneTree} copies (the types of `mocha` leave them out). */
+interface SuiteFields {
+  _beforeAll: Mocha.Hook[];
+  _beforeEach: Mocha.Hook[];
+  _afterEach: Mocha.Hook[];
+  _afterAll: Mocha.Hook[];
+  _onlyTests: Mocha.Test[];
+  _onlySuites: Mocha.Suite[];
+}
+
+/**
+ * A copy of a loaded suite tree for another runner in the same process (`cprc run --jobs`: each
+ * process runs several units at once, one mocha runner each): new suites, hooks and tests with
+ * contexts of their own (mocha keeps the running test and the hooks' `this` in them), carrying
+ * the same functions and what the suites attached to each test (the check's declared outcome).
+ * The suite files ran once, so their closures are shared: one unit runs in one runner only, and
+ * what units share in memory they declare (`shares`), which keeps them in one runner, one after
+ * another. `original` maps each copied test to the test it copies.
+ */
+export function cloneTree(root: Mocha.Suite): { root: Mocha.Suite; original: WeakMap<object, Mocha.Test> } {
+  const original = new WeakMap<object, Mocha.Test>();
+  const SuiteClass = root.constructor as typeof Mocha.Suite;
+  const copied = new Map<object, object>();
+  const settings = <T extends Mocha.Runnable | Mocha.Suite>(to: T, from: T): T => {
+    to.timeout(from.timeout());
+    to.slow(from.slow());
+    to.retries(from.retries());
+    return to;
+  };
+  const copyRunnable = <T extends Mocha.Hook | Mocha.Test>(from: T, parent: Mocha.Suite): T => {
+    const Ctor = from.constructor as new (title: string, fn?: Mocha.Func | Mocha.AsyncFunc) => T;
+    const to = settings(new Ctor(from.title, from.fn), from);
+    to.parent = parent;
+    to.ctx = parent.ctx;
+    to.file = from.file;
+    to.pending = from.pending;
+    for (const k of Object.getOwnPropertySymbols(from))
+      (to as unknown as Record<symbol, unknown>)[k] = (from as unknown as Record<symbol, unknown>)[k];
+    copied.set(from, to);
+    return to;
+  };
+  const copySuite = (from: Mocha.Suite, parent: Mocha.Suite | undefined): Mocha.Suite => {
+    const to = settings(
+      new (SuiteClass as unknown as new (title: string, ctx: Mocha.Context, root: boolean) => Mocha.Suite)(
+        from.title,
+        parent?.ctx ?? new Mocha.Context(),
+        from.root,
+      ),
+      from,
+    );
+    copied.set(from, to);
+    if (parent) to.parent = parent;
+    to.file = from.file;
+    to.pending = from.pending;
+    to.bail(from.bail());
+    const f = from as unknown as SuiteFields;
+    const t = to as unknown as SuiteFields;
+    for (const k of ['_beforeAll', '_beforeEach', '_afterEach', '_afterAll'] as const)
+      t[k] = f[k].map((h) => copyRunnable(h, to));
+    to.tests = from.tests.map((test) => {
+      const c = copyRunnable(test, to);
+      original.set(c, test);
+      return c;
+    });
+    to.suites = from.suites.map((s) => copySuite(s, to));
+    return to;
+  };
+  const out = copySuite(root, undefined);
+  // `.only` lists name the copies
+  const relink = (from: Mocha.Suite): void => {
+    const f = from as unknown as SuiteFields;
+    const t = copied.get(from) as unknown as SuiteFields;
+    t._onlyTests = f._onlyTests.map((x) => copied.get(x) as Mocha.Test);
+    t._onlySuites = f._onlySuites.map((x) => copied.get(x) as Mocha.Suite);
+    for (const c of from.suites) relink(c);
+  };
+  relink(root);
+  return { root: out, original };
+}
+
+/** The runner (slot) of a `--jobs` child whose work the calling code is part of. */
+const runnerSlots = new AsyncLocalStorage<number>();
+
+/** The slot whose runner's work the calling code is part of (none outside a `--jobs` runner). */
+export function currentSlot(): number | undefined {
+  return runnerSlots.getStore();
+}
+
+/** Runs `start` (which starts slot `slot`'s runner) so that all the runner's work is known as the slot's. */
+export function inSlot(slot: number, start: () => void): void {
+  runnerSlots.run(slot, start);
+}
+
+/**
+ * A mocha runner for one slot of a `--jobs` child. Every mocha runner listens for the process's
+ * uncaught exceptions and fails the runnable it is running with one; with several runners in a
+ * process, each would fail its own, a gate waiting for the parent included. This one takes an
+ * exception only when it was thrown in its own work, or in work of no runner.
+ */
+export function slotRunner(slot: number): typeof Mocha.Runner {
+  return class extends Mocha.Runner {
+    constructor(suite: Mocha.Suite, options?: Mocha.RunnerOptions) {
+      super(suite, options);
+      const self = this as unknown as { uncaught: (err: unknown) => void };
+      const own = self.uncaught;
+      self.uncaught = (err: unknown): void => {
+        const from = runnerSlots.getStore();
+        if (from === undefined || from === slot) own(err);
+      };
+    }
+  };
 }
 
 /** Digest of a unit list: every child of one run must compute the same. */
@@ -328,8 +447,9 @@ interface Waiting {
 }
 
 /**
- * The parent's side of a `--jobs` run: decides, unit by unit, which child runs what and when
- * (see the module comment). Pure bookkeeping: the processes are the caller's.
+ * The parent's side of a `--jobs` run: decides, unit by unit, which runner runs what and when
+ * (see the module comment). Pure bookkeeping: the processes are the caller's, which numbers the
+ * runners of all its children 0 to N-1 (a "child" here is one runner).
  * @example
  * ```ts
  * const s = new JobScheduler(2);

@@ -1,7 +1,7 @@
 import { type ChildProcess, type ChildProcessByStdio, spawn } from 'node:child_process';
 import { createHash, randomInt } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { getPriority, setPriority, tmpdir } from 'node:os';
+import { availableParallelism, getPriority, setPriority, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
@@ -49,8 +49,9 @@ export interface RunSuitesOptions {
   /** Durations (ms) by check id that weigh the shard plan instead of the number of checks (`--shard-timings`). */
   shardTimings?: Record<string, number>;
   /**
-   * Children running the checks side by side (`--jobs N`, default 1: one child, serial); the
-   * reports are those of one serial run (`jobs.ts`). Not with `shard`.
+   * Checks run side by side (`--jobs N`, default 1: one child, serial), by N mocha runners a few
+   * to a child ({@link slotsPerProcess}); the reports are those of one serial run (`jobs.ts`).
+   * Not with `shard`.
    */
   jobs?: number;
   /** Run only the checks with these ids (`--last-failed`, `cprc replay`), and where the list came from. */
@@ -258,14 +259,15 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
     throw new CprcError('CPRC_USAGE', '--jobs and --shard do not combine; give one');
   if (jobs > 1 && options.bail) throw new CprcError('CPRC_USAGE', '--bail stops a serial run; drop --jobs');
   // each child of a --jobs run keeps its own event stream and plan in a folder of its own
-  const dirs = jobs > 1 ? Array.from({ length: jobs }, (_, i) => join(rawDir, `job-${i + 1}`)) : [rawDir];
+  const slots = jobs > 1 ? slotsPerProcess(jobs) : [1];
+  const dirs = jobs > 1 ? slots.map((_, i) => join(rawDir, `job-${i + 1}`)) : [rawDir];
   const optionsFiles = dirs.map((dir, index) => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'events.ndjson'), '');
     const childOptions: ChildOptions = {
       ...childOptionsOf(prepared, options),
       eventsDir: dir,
-      ...(jobs > 1 ? { jobs: { index, total: jobs } } : {}),
+      ...(jobs > 1 ? { jobs: { index, total: dirs.length, slots: slots[index] ?? 1 } } : {}),
     };
     const file = join(dir, 'child-options.json');
     writeFileSync(file, JSON.stringify(childOptions, null, 2));
@@ -277,7 +279,7 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
   try {
     const ran =
       jobs > 1
-        ? await runJobChildren(childEntry, optionsFiles, dirs, options)
+        ? await runJobChildren(childEntry, optionsFiles, dirs, slots, options)
         : await runChild(childEntry, optionsFiles[0] as string, options).then((r) => ({
             ...r,
             events: readEvents(eventsFile),
@@ -449,6 +451,7 @@ async function runJobChildren(
   childEntry: string,
   optionsFiles: readonly string[],
   dirs: readonly string[],
+  slots: readonly number[],
   options: RunSuitesOptions,
 ): Promise<{
   code: number | null;
@@ -458,7 +461,11 @@ async function runJobChildren(
   events: RunEvent[];
   early: string | undefined;
 }> {
-  const scheduler = new JobScheduler(optionsFiles.length);
+  // the scheduler deals units to runners: child `index`'s slot `s` is runner `firstRunner[index] + s`
+  const firstRunner = slots.map((_, i) => slots.slice(0, i).reduce((a, b) => a + b, 0));
+  const scheduler = new JobScheduler(slots.reduce((a, b) => a + b, 0));
+  const runnersOf = (index: number): number[] =>
+    Array.from({ length: slots[index] ?? 0 }, (_, s) => (firstRunner[index] ?? 0) + s);
   let planError: string | undefined;
   const children: ChildProcess[] = [];
   const results = await Promise.all(
@@ -471,21 +478,25 @@ async function runJobChildren(
         lowerPriority(child.pid);
         child.on('message', (raw: unknown) => {
           const m = raw as JobChildMessage;
+          const runner = (firstRunner[index] ?? 0) + ('slot' in m ? m.slot : 0);
           if (m.type === 'plan') {
             try {
-              scheduler.plan(index, m.units);
+              for (const r of runnersOf(index)) scheduler.plan(r, m.units);
             } catch (err) {
-              planError ??= (err as Error).message;
+              planError ??= `suite process ${index + 1} cut the suites into other units than suite process 1 did (${(err as Error).message})`;
               for (const c of children) c.kill('SIGTERM');
             }
           } else if (m.type === 'gate') {
-            void scheduler.request(index, m.key).then((run) => {
-              if (child.connected) child.send({ type: 'gate', key: m.key, run } satisfies JobParentMessage);
+            void scheduler.request(runner, m.key).then((run) => {
+              if (child.connected)
+                child.send({ type: 'gate', slot: m.slot, key: m.key, run } satisfies JobParentMessage);
             });
-          } else if (m.type === 'done') scheduler.done(index, m.key);
-          else if (m.type === 'finished') scheduler.exit(index);
+          } else if (m.type === 'done') scheduler.done(runner, m.key);
+          else if (m.type === 'finished') scheduler.exit(runner);
         });
-        child.on('exit', () => scheduler.exit(index));
+        child.on('exit', () => {
+          for (const r of runnersOf(index)) scheduler.exit(r);
+        });
       }),
     ),
   );
@@ -544,6 +555,24 @@ function lowerPriority(pid: number | undefined): void {
   } catch {
     // a platform without priorities: the run is the same, only slower on a busy machine
   }
+}
+
+/**
+ * How a `--jobs N` run spreads its N runners (units at once) over processes: a process a core,
+ * at least 2 and at most 4 (and at most N), each running its share of the N side by side. A
+ * process costs CPU of its own (it loads the suites, compiles and optimises what it runs), so
+ * more processes than cores only add to what the cores must do, and a process a core leaves each
+ * one core for its few runners, which mostly wait. `CPRC_JOB_PROCESSES` sets the number of
+ * processes (what the README's measurements compared).
+ */
+export function slotsPerProcess(jobs: number, env: NodeJS.ProcessEnv = process.env): number[] {
+  const asked = /^\d+$/.test(env.CPRC_JOB_PROCESSES ?? '') ? Number(env.CPRC_JOB_PROCESSES) : 0;
+  const wanted = asked > 0 ? asked : Math.min(4, Math.max(2, availableParallelism()));
+  const processes = Math.min(jobs, wanted);
+  return Array.from(
+    { length: processes },
+    (_, i) => Math.floor(jobs / processes) + (i < jobs % processes ? 1 : 0),
+  );
 }
 
 /** Runs the child; forwards interruption, enforces the wall-clock bound, streams progress. */

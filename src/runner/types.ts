@@ -32,8 +32,11 @@ export interface ChildOptions {
   shardTimings?: Record<string, number>;
   /** Run only the checks with these ids (`--last-failed`, `cprc replay`). */
   only?: string[];
-  /** One of the children of a `cprc run --jobs N` run (0-based index): units are dealt by the parent over IPC (`jobs.ts`). */
-  jobs?: { index: number; total: number };
+  /**
+   * One of the children of a `cprc run --jobs N` run (0-based index of `total`), running `slots`
+   * units at once: units are dealt by the parent over IPC (`jobs.ts`).
+   */
+  jobs?: { index: number; total: number; slots: number };
   /** List the checks the run would run (`<eventsDir>/list.json`) and run none (`cprc run --list`). */
   list?: boolean;
   /** Seed of the run. */

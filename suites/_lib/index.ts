@@ -35,6 +35,7 @@
  * @packageDocumentation
  */
 import { AssertionError } from 'node:assert';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import fc from 'fast-check';
 import { failureLevelOf } from '../../src/catalog/index.js';
 import type {
@@ -164,12 +165,42 @@ export function resetRunState(): void {
   for (const reset of runResets) reset();
 }
 
-/** Outcome record of the check currently running (checks run one at a time). */
-let active: CheckOutcome | undefined;
-/** When the running check's timeout ends it (epoch ms), if it has one. */
-let activeDeadline: number | undefined;
-/** Cleanups registered by the running check, run when it ends (last first). */
-let cleanups: Array<() => unknown> = [];
+/** What belongs to one running check: its outcome record, deadline, cleanups and notes. */
+interface CheckScope {
+  /** Outcome record of the check (undefined once its body ended, while its cleanups run). */
+  outcome: CheckOutcome | undefined;
+  /** When the check's timeout ends it (epoch ms), if it has one. */
+  deadline: number | undefined;
+  /** Cleanups registered by the check, run when it ends (last first). */
+  cleanups: Array<() => unknown>;
+  /** Notes of the check ({@link note}). */
+  notes: string[];
+}
+
+/**
+ * The scope of the check the calling code runs in: async-local when a `--jobs` process runs
+ * several checks at once (one mocha runner each), so that each check's work (its exchanges, its
+ * properties' overlapping runs) carries its own scope however it interleaves with another's; a
+ * plain variable when checks run one at a time (async-local storage costs every promise a hook).
+ */
+const checkScopes = new AsyncLocalStorage<CheckScope>();
+/** The running check's scope when checks run one at a time. */
+let serialScope: CheckScope | undefined;
+/** Where what is called outside any check goes (the library's own tests call it so). */
+const outsideScope: CheckScope = { outcome: undefined, deadline: undefined, cleanups: [], notes: [] };
+const scope = (): CheckScope => checkScopes.getStore() ?? serialScope ?? outsideScope;
+
+/** Runs `body` in the check scope `own`. */
+async function inScope(own: CheckScope, body: () => Promise<void>): Promise<void> {
+  if ((getRunContext().checksAtOnce ?? 1) > 1) return checkScopes.run(own, body);
+  serialScope = own;
+  try {
+    await body();
+  } finally {
+    // a check that mocha timed out ends later, when the next one runs: that one keeps its scope
+    if (serialScope === own) serialScope = undefined;
+  }
+}
 
 /**
  * Registers `fn` to run when the current check ends, whatever its result (e.g. stop a server).
@@ -180,10 +211,8 @@ let cleanups: Array<() => unknown> = [];
  * ```
  */
 export function onCheckEnd(fn: () => unknown): void {
-  cleanups.push(fn);
+  scope().cleanups.push(fn);
 }
-/** Notes of the running check ({@link note}), kept as the message of a passed check. */
-let notes: string[] = [];
 
 /**
  * Records how the running check did its work, shown as the message of a passed check (for example
@@ -195,12 +224,12 @@ let notes: string[] = [];
  * ```
  */
 export function note(text: string): void {
-  notes.push(text);
+  scope().notes.push(text);
 }
 
 /** The notes of the running check so far ({@link note}; what the library's own tests read). */
 export function notesSoFar(): readonly string[] {
-  return notes;
+  return scope().notes;
 }
 
 /**
@@ -224,7 +253,7 @@ export function maxWaitMs(): number {
  */
 export async function waitRealTime(ms: number): Promise<void> {
   const wait = Math.max(0, Math.round(ms));
-  const outcome = active;
+  const outcome = scope().outcome;
   await new Promise((resolve) => setTimeout(resolve, wait));
   if (outcome && wait > 0) outcome.waited_ms = (outcome.waited_ms ?? 0) + wait;
 }
@@ -250,7 +279,7 @@ perRun(() => sharedWorks.clear());
  * ```
  */
 export function sharedWork<T>(name: string, build: () => Promise<T>, variant = ''): Promise<T> {
-  const outcome = active;
+  const outcome = scope().outcome;
   if (outcome && !(outcome.shares ?? []).includes(name)) {
     const slug = outcome.channel ? outcome.slug.slice(outcome.channel.length + 1) : outcome.slug;
     throw new Error(
@@ -456,31 +485,36 @@ export function check(
   outcomesBySlug.set(baseSlug, [...(outcomesBySlug.get(baseSlug) ?? []), outcome]);
   applyDeclarations(baseSlug, outcome);
   const test = it(`[${ids.join(' ')}] ${title}`, async function () {
-    active = outcome;
     const timeout = this.timeout();
-    activeDeadline = timeout > 0 ? Date.now() + timeout : undefined;
+    const own: CheckScope = {
+      outcome,
+      deadline: timeout > 0 ? Date.now() + timeout : undefined,
+      cleanups: [],
+      notes: [],
+    };
     let thrown: unknown;
-    try {
-      await fn();
-    } catch (err) {
-      thrown = err ?? new Error('the check threw undefined');
-    } finally {
-      active = undefined;
-      activeDeadline = undefined;
-      const pending = cleanups.reverse();
-      cleanups = [];
-      for (const c of pending) {
-        try {
-          await c();
-        } catch {
-          // a failing cleanup must not change the check's result
+    await inScope(own, async () => {
+      try {
+        await fn();
+      } catch (err) {
+        thrown = err ?? new Error('the check threw undefined');
+      } finally {
+        own.outcome = undefined;
+        own.deadline = undefined;
+        const pending = own.cleanups.reverse();
+        own.cleanups = [];
+        for (const c of pending) {
+          try {
+            await c();
+          } catch {
+            // a failing cleanup must not change the check's result
+          }
         }
       }
-    }
+    });
     const verdict = classifyFailure(thrown, ids, getRunContext().level);
     Object.assign(outcome, verdict);
-    if (verdict.state === 'passed' && notes.length > 0) outcome.message = notes.join('; ');
-    notes = [];
+    if (verdict.state === 'passed' && own.notes.length > 0) outcome.message = own.notes.join('; ');
     // mocha is told only what it acts on: a skip, and a failure or error (for --bail)
     if (verdict.state === 'skipped') this.skip();
     if (verdict.state === 'failed' || verdict.state === 'error') throw thrown;
@@ -646,7 +680,8 @@ export async function assertProperty<Ts>(
   // counted from what is left of the check's time (a check may run several properties, and one
   // that shrinks must leave the others time to run and the check time to report).
   const { recorder, timeoutMs } = getRunContext();
-  const left = activeDeadline === undefined ? timeoutMs : activeDeadline - Date.now();
+  const deadline = scope().deadline;
+  const left = deadline === undefined ? timeoutMs : deadline - Date.now();
   // kept for what follows the property: the replay of a counterexample, the check's other work
   const budget = left - Math.min(PROPERTY_RESERVE_MS, timeoutMs * PROPERTY_RESERVE_SHARE);
   if (budget <= 0) {
@@ -655,7 +690,7 @@ export async function assertProperty<Ts>(
     );
   }
   let timeLimit = Math.max(1, Math.floor(budget * PROPERTY_TIME_SHARE));
-  const outcome = active;
+  const outcome = scope().outcome;
   const info: NonNullable<CheckOutcome['property']> = { seed: opts.seed, num_runs: opts.numRuns };
   let overlapped: OverlappedFailure | undefined;
   const lanes = getRunContext().propertyLanes ?? 1;

@@ -353,11 +353,17 @@ describe('profile section 2: harness limits at their boundary, and requests the 
     'token_ttl_seconds one second over the payee’s own cap is capped to it, one second under it is granted exactly',
     async () => {
       harness();
+      // Each reading takes the payee's now when it issued the token midway between asking and
+      // the answer: exact on a link as slow one way as the other, off by up to half the time the
+      // exchange took beyond the link's usual round trip when something stalled one way (a busy
+      // machine, other checks running beside this one). The judgement allows for that excess,
+      // and a reading that leaves it in doubt is taken again.
+      const trips: number[] = [];
       const lifeOf = async (seconds: number) => {
-        // the payee's now when it issued the token: midway between asking and the answer
         const asked = payeeNowMs();
         const r = await referenceRequest({ token_ttl_seconds: seconds });
-        const now = (asked + payeeNowMs()) / 2;
+        const answered = payeeNowMs();
+        trips.push(answered - asked);
         if (r.token_expires_at === undefined)
           skip('the payee harness does not report token_expires_at, so the token lifetime cannot be read');
         const at = Date.parse(r.token_expires_at);
@@ -365,25 +371,54 @@ describe('profile section 2: harness limits at their boundary, and requests the 
           Number.isFinite(at),
           `token_expires_at is a timestamp (got ${JSON.stringify(r.token_expires_at)})`,
         );
-        return { life: (at - now) / 1000, whole: !/\.\d*[1-9]\d*Z$/i.test(r.token_expires_at) };
+        return {
+          life: (at - (asked + answered) / 2) / 1000,
+          trip: answered - asked,
+          whole: !/\.\d*[1-9]\d*Z$/i.test(r.token_expires_at),
+        };
       };
-      const small = await lifeOf(30);
-      const big = await lifeOf(LONG_TTL_SECONDS);
+      type Reading = Awaited<ReturnType<typeof lifeOf>>;
+      /** How far a reading may be off (s): half its round trip beyond the shortest one seen. */
+      const excess = (r: Reading): number => (r.trip - Math.min(...trips)) / 2000;
+      const stalled = (why: string): never =>
+        skip(
+          `the payee's answers stalled too often to read its token lifetime to the second (${why}; round trips ${Math.min(...trips)} to ${Math.max(...trips)} ms)`,
+        );
       // the suite and the payee may disagree on now: measure it on a lifetime below any cap
+      let small = await lifeOf(30);
+      let big = await lifeOf(LONG_TTL_SECONDS);
+      for (let again = 0; excess(small) + excess(big) >= 0.1; again++) {
+        if (again === 2) stalled('the cap, three times');
+        small = await lifeOf(30);
+        big = await lifeOf(LONG_TTL_SECONDS);
+      }
       const skew = small.life - 30;
       const cap = Math.round(big.life - skew);
       if (cap <= 31) skip(`the payee's token lifetime cap (${cap} s) leaves no room below it to probe`);
-      const over = await lifeOf(cap + 1);
-      const under = await lifeOf(cap - 1);
       // a payee writing whole seconds blurs its answers by up to a second
-      const tolerance = small.whole || big.whole || over.whole || under.whole ? 1 : 0.75;
+      const read = [small, big];
+      const tolerance = (): number => (read.some((r) => r.whole) ? 1 : 0.75);
+      /** Reads `asked` until its lifetime is surely within the tolerance of `expected`, or surely not. */
+      const lifetimeIs = async (asked: number, expected: number): Promise<{ ok: boolean; got: number }> => {
+        for (let attempt = 0; attempt < 3; attempt++) {
+          const r = await lifeOf(asked);
+          read.push(r);
+          const off = Math.abs(r.life - (big.life + expected - cap));
+          const doubt = excess(r) + excess(big);
+          if (off + doubt < tolerance() || off - doubt >= tolerance())
+            return { ok: off < tolerance(), got: r.life - skew };
+        }
+        return stalled(`token_ttl_seconds ${asked}, three times`);
+      };
+      const over = await lifetimeIs(cap + 1, cap);
       assertThat(
-        Math.abs(over.life - big.life) < tolerance,
-        `asked token_ttl_seconds ${cap + 1}, one over the payee's cap of ${cap} s, the lifetime is capped at ${cap} s (got ${(over.life - skew).toFixed(1)} s)`,
+        over.ok,
+        `asked token_ttl_seconds ${cap + 1}, one over the payee's cap of ${cap} s, the lifetime is capped at ${cap} s (got ${over.got.toFixed(1)} s)`,
       );
+      const under = await lifetimeIs(cap - 1, cap - 1);
       assertThat(
-        Math.abs(under.life - (big.life - 1)) < tolerance,
-        `asked token_ttl_seconds ${cap - 1}, one under the payee's cap of ${cap} s, the lifetime is ${cap - 1} s (got ${(under.life - skew).toFixed(1)} s)`,
+        under.ok,
+        `asked token_ttl_seconds ${cap - 1}, one under the payee's cap of ${cap} s, the lifetime is ${cap - 1} s (got ${under.got.toFixed(1)} s)`,
       );
     },
   );
