@@ -11,14 +11,7 @@ import { createHttpPayee } from './http-payee.js';
 import { createHttpWallet } from './http-wallet.js';
 import type { Recorder } from './recorder.js';
 import { createStdioWallet } from './stdio-wallet.js';
-import type {
-  CreateDrivers,
-  DeriveResult,
-  Drivers,
-  UndefinedRequest,
-  UndefinedRequestAnswer,
-  WalletDriver,
-} from './types.js';
+import type { CreateDrivers, Drivers } from './types.js';
 
 export * from './http.js';
 export * from './http-operator.js';
@@ -33,55 +26,6 @@ export interface DefaultDriverOptions {
   recorder: Recorder;
   /** Folder of the config file (working folder of `wallet.command`). */
   configDir?: string;
-  /**
-   * The runner the calling work belongs to, when the process runs several checks at once
-   * (`cprc run --jobs`): each runner then talks to a wallet command of its own ({@link perRunner}).
-   */
-  runnerOf?: () => number | undefined;
-}
-
-/**
- * A wallet command per runner (`runnerOf`) of a process running several checks at once: the
- * stdio channel takes one request line at a time (profile section 3), so checks sharing one
- * command would wait for each other's lines, their time running out on what a serial run never
- * makes them wait for, and one check's stopped command (a timeout, a crash) would cut another's
- * request short. Each runner's command is started by its first request, as a serial run's is.
- */
-function perRunner(make: () => WalletDriver, runnerOf: () => number | undefined): WalletDriver {
-  const first = make();
-  const byRunner = new Map<number, WalletDriver>();
-  const current = (): WalletDriver => {
-    const runner = runnerOf();
-    if (runner === undefined) return first;
-    let w = byRunner.get(runner);
-    if (!w) {
-      w = byRunner.size === 0 ? first : make();
-      byRunner.set(runner, w);
-    }
-    return w;
-  };
-  const all = (): WalletDriver[] => [...new Set([first, ...byRunner.values()])];
-  // the same methods as one command's driver (a suite skips what a channel does not offer);
-  // every runner's driver is made by `make`, so has them too
-  return {
-    channel: first.channel,
-    derive: (input) => current().derive(input),
-    ...(first.deriveText
-      ? { deriveText: (text: string) => current().deriveText?.(text) as Promise<DeriveResult> }
-      : {}),
-    ...(first.undefinedRequest
-      ? {
-          undefinedRequest: (req: UndefinedRequest) =>
-            current().undefinedRequest?.(req) as Promise<UndefinedRequestAnswer>,
-        }
-      : {}),
-    restart: async () => {
-      await Promise.allSettled(all().map((w) => w.restart?.()));
-    },
-    close: async () => {
-      await Promise.allSettled(all().map((w) => w.close?.()));
-    },
-  };
 }
 
 /**
@@ -119,22 +63,21 @@ export function createDefaultDrivers(
     const wallets = [];
     if (config.wallet.harness_url)
       wallets.push(createHttpWallet(config.wallet.harness_url, clientFor('wallet')));
-    const command = config.wallet.command;
-    if (command && command.length > 0) {
-      const stdio = (): WalletDriver =>
+    if (config.wallet.command && config.wallet.command.length > 0) {
+      wallets.push(
         createStdioWallet({
-          command,
+          command: config.wallet.command,
           timeoutMs,
           maxLineBytes: maxResponseBytes,
           recorder: options.recorder,
-          ...(config.wallet?.env ? { env: config.wallet.env } : {}),
-          ...(config.wallet?.cwd
+          ...(config.wallet.env ? { env: config.wallet.env } : {}),
+          ...(config.wallet.cwd
             ? { cwd: config.wallet.cwd }
             : options.configDir
               ? { cwd: options.configDir }
               : {}),
-        });
-      wallets.push(options.runnerOf ? perRunner(stdio, options.runnerOf) : stdio());
+        }),
+      );
     }
     drivers.wallets = wallets;
   }

@@ -22,7 +22,6 @@ import { OVERLAPPING_RUNS, setRunContext } from './context.js';
 import { listSuiteFiles } from './files.js';
 import {
   cloneTree,
-  currentSlot,
   inSlot,
   installJobGates,
   type JobChildMessage,
@@ -75,12 +74,7 @@ export async function runChildProcess(io: ChildIo): Promise<number> {
   const opts = readOptions(io.env);
   const { config, configDir } = loadRunConfig(opts.configPath);
   const recorder = new Recorder(secretsOf(config));
-  const defaults = createDefaultDrivers(config, {
-    recorder,
-    configDir,
-    // a --jobs child running several checks at once gives each runner its own wallet command
-    ...((opts.jobs?.slots ?? 1) > 1 ? { runnerOf: currentSlot } : {}),
-  });
+  const defaults = createDefaultDrivers(config, { recorder, configDir });
   let drivers: Drivers = defaults.drivers;
   let customClose: (() => Promise<void>) | undefined;
   if (opts.driverModule) {
@@ -319,13 +313,14 @@ async function runJobSlots(
       send({
         type: 'plan',
         digest: jobPlanDigest(units),
-        units: units.map(({ key, target, weight, shares, alone, long }) => ({
+        units: units.map(({ key, target, weight, shares, alone, long, local }) => ({
           key,
           target,
           weight,
           shares,
           alone,
           long,
+          local,
         })),
       });
     const gates = installJobGates(tree.root, units, (key) => {

@@ -52,6 +52,11 @@ export interface JobUnit {
   alone: boolean;
   /** A check of it is far longer than the others (`check(..., { long: true })`): started first. */
   long: boolean;
+  /**
+   * What it uses that its process has one of and that takes one request at a time: `wallet:stdio`
+   * for a check through the wallet command (profile section 3). One unit of a process at a time.
+   */
+  local: string[];
 }
 
 /** What a child sends its parent. */
@@ -105,13 +110,15 @@ export function jobUnits(
     const shares = new Set<string>();
     let alone = false;
     let long = false;
+    let stdio = false;
     for (const t of tests) {
       const o = outcomeOfTest(t);
       for (const s of o?.shares ?? []) shares.add(s);
       if (o?.alone) alone = true;
       if (o?.long) long = true;
+      if (o?.channel === 'stdio') stdio = true;
     }
-    return { shares: [...shares].sort(), alone, long };
+    return { shares: [...shares].sort(), alone, long, local: stdio ? [STDIO_WALLET] : [] };
   };
   const allTests = (suite: Mocha.Suite, into: Mocha.Test[]): Mocha.Test[] => {
     for (const t of suite.tests) if (keep(t)) into.push(t);
@@ -233,11 +240,6 @@ export function cloneTree(root: Mocha.Suite): { root: Mocha.Suite; original: Wea
 /** The runner (slot) of a `--jobs` child whose work the calling code is part of. */
 const runnerSlots = new AsyncLocalStorage<number>();
 
-/** The slot whose runner's work the calling code is part of (none outside a `--jobs` runner). */
-export function currentSlot(): number | undefined {
-  return runnerSlots.getStore();
-}
-
 /** Runs `start` (which starts slot `slot`'s runner) so that all the runner's work is known as the slot's. */
 export function inSlot(slot: number, start: () => void): void {
   runnerSlots.run(slot, start);
@@ -267,9 +269,15 @@ export function slotRunner(slot: number): typeof Mocha.Runner {
 export function jobPlanDigest(units: readonly JobUnit[]): string {
   const text = units
     .map((u) =>
-      [u.key, u.target, u.weight, u.shares.join(','), u.alone ? 'alone' : '', u.long ? 'long' : ''].join(
-        '\t',
-      ),
+      [
+        u.key,
+        u.target,
+        u.weight,
+        u.shares.join(','),
+        u.alone ? 'alone' : '',
+        u.long ? 'long' : '',
+        u.local.join(','),
+      ].join('\t'),
     )
     .join('\n');
   return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
@@ -360,6 +368,14 @@ function raceFirst(u: LoadedJobUnit): void {
     node = parent;
   }
 }
+
+/**
+ * The wallet command of a process (the stdio channel): it takes one request line at a time, so
+ * the checks through it run one at a time in each process, as in a serial run (each with the
+ * command to itself: another check's lines never eat into its time, nor another check's
+ * stalled or stopped command into its requests).
+ */
+const STDIO_WALLET = 'wallet:stdio';
 
 /** A `<target>:clock` shared state: a test clock. */
 function isClock(name: string): boolean {
@@ -468,11 +484,15 @@ export class JobScheduler {
   private waiting: Waiting[] = [];
   private aloneQueue: UnitState[] = [];
 
-  constructor(children: number) {
+  private processOf: readonly number[];
+
+  /** `processOf[i]`: the process runner `i` runs in (each its own when not given). */
+  constructor(children: number, processOf?: readonly number[]) {
     for (let i = 0; i < children; i++) {
       this.alive.add(i);
       this.cursor.set(i, -1);
     }
+    this.processOf = processOf ?? Array.from({ length: children }, (_, i) => i);
   }
 
   /** Records the plan a child computed; throws when it differs from the first child's. */
@@ -564,6 +584,21 @@ export class JobScheduler {
     return n;
   }
 
+  /** A unit running in `u`'s process holds something of that process `u` needs ({@link JobUnit.local}). */
+  private localBusy(u: UnitState): boolean {
+    if (u.unit.local.length === 0) return false;
+    const process = this.processOf[u.child ?? -1];
+    for (const v of this.units.values())
+      if (
+        v !== u &&
+        v.state === 'running' &&
+        this.processOf[v.child ?? -1] === process &&
+        v.unit.local.some((name) => u.unit.local.includes(name))
+      )
+        return true;
+    return false;
+  }
+
   /** True when every unit of the clock's target outside `u`'s group has ended (or no child can reach it). */
   private clockReady(u: UnitState): boolean {
     const targets = u.unit.shares.flatMap((s) => clockTarget(s) ?? []);
@@ -597,6 +632,7 @@ export class JobScheduler {
         let go: boolean;
         if (u.unit.alone) go = !aloneRunning && u === readyAlone && this.runningOn(u.unit.target) === 0;
         else go = u.unit.target !== held && this.clockReady(u);
+        if (go && this.localBusy(u)) go = false;
         if (!go) continue;
         u.state = 'running';
         this.waiting = this.waiting.filter((x) => x !== w);

@@ -463,7 +463,10 @@ async function runJobChildren(
 }> {
   // the scheduler deals units to runners: child `index`'s slot `s` is runner `firstRunner[index] + s`
   const firstRunner = slots.map((_, i) => slots.slice(0, i).reduce((a, b) => a + b, 0));
-  const scheduler = new JobScheduler(slots.reduce((a, b) => a + b, 0));
+  const scheduler = new JobScheduler(
+    slots.reduce((a, b) => a + b, 0),
+    slots.flatMap((n, index) => Array.from({ length: n }, () => index)),
+  );
   const runnersOf = (index: number): number[] =>
     Array.from({ length: slots[index] ?? 0 }, (_, s) => (firstRunner[index] ?? 0) + s);
   let planError: string | undefined;

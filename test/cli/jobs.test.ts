@@ -19,7 +19,7 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'cprc.js');
 
 function unit(key: string, extra: Partial<JobUnit> = {}): JobUnit {
-  return { key, target: 'payee', weight: 1, shares: [], alone: false, long: false, ...extra };
+  return { key, target: 'payee', weight: 1, shares: [], alone: false, long: false, local: [], ...extra };
 }
 
 /** A scheduler with `n` children that all computed `units`. */
@@ -150,6 +150,25 @@ describe('the --jobs scheduler', () => {
     s.done(1, 'race');
     expect(await settled(c)).toEqual({ done: true, value: true });
     s.done(0, 'long');
+  });
+
+  it("runs the units through a process's wallet command one at a time in that process, beside other processes' and other units", async () => {
+    const stdio = { target: 'wallet', local: ['wallet:stdio'] };
+    const units = [unit('s1', stdio), unit('s2', stdio), unit('s3', stdio), unit('h1', { target: 'wallet' })];
+    // runners 0 and 1 run in process 0, runner 2 in process 1
+    const s = new JobScheduler(3, [0, 0, 1]);
+    for (let i = 0; i < 3; i++) s.plan(i, units);
+    expect(await s.request(0, 's1')).toBe(true);
+    const second = s.request(1, 's2');
+    expect(await settled(second)).toEqual({ done: false }); // the command of process 0 is taken
+    expect(await s.request(2, 's3')).toBe(true); // process 1 has its own
+    s.done(2, 's3');
+    expect(await s.request(2, 'h1')).toBe(true); // a unit of no command runs beside them
+    s.done(0, 's1');
+    expect(await settled(second)).toEqual({ done: true, value: true });
+    s.done(1, 's2');
+    s.done(2, 'h1');
+    expect(s.unrun()).toEqual([]);
   });
 
   it('releases what a child held when it ends, so no one waits for it for ever', async () => {

@@ -1,10 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createDefaultDrivers } from '../../src/drivers/index.js';
 import { Recorder } from '../../src/drivers/recorder.js';
 import { createStdioWallet } from '../../src/drivers/stdio-wallet.js';
 import { DriverTransportError, type WalletDriver } from '../../src/drivers/types.js';
-import type { RunConfig } from '../../src/generated/tool/run-config.js';
 
 const SCRIPT = join(import.meta.dirname, 'fixtures', 'stdio-wallet.mjs');
 const context = { payer: { id: 'p' }, rail: { rail: 'SEPA_CT' }, authorization: { t: 1 } };
@@ -20,42 +18,6 @@ function wallet(mode: string, timeoutMs = 5000, recorder?: Recorder): WalletDriv
 }
 
 describe('stdio wallet driver', () => {
-  it('gives each runner of a process running several checks at once a command of its own (runnerOf)', async () => {
-    let runner: number | undefined;
-    const { drivers, close } = createDefaultDrivers(
-      { wallet: { command: [process.execPath, SCRIPT, 'ok'] } } as RunConfig,
-      { recorder: new Recorder(), runnerOf: () => runner },
-    );
-    const w = drivers.wallets?.[0] as WalletDriver;
-    const pidOf = async (r: number | undefined, tag: number): Promise<unknown> => {
-      runner = r;
-      const answer = w.derive({ cpr: { expires_at: '2999-01-01T00:00:00Z' }, context: { ...context, tag } });
-      runner = undefined;
-      const a = await answer;
-      return a.ok ? a.payment.pid : a.error;
-    };
-    try {
-      // the first runner to ask takes the command work of no runner uses too
-      const [a, b] = await Promise.all([pidOf(0, 1), pidOf(1, 2)]);
-      expect(typeof a).toBe('number');
-      expect(b).not.toBe(a);
-      expect(await pidOf(0, 3)).toBe(a);
-      expect(await pidOf(1, 4)).toBe(b);
-      expect(await pidOf(undefined, 5)).toBe(a);
-      // the channel offers what one command's driver offers
-      expect(w.channel).toBe('stdio');
-      expect(typeof w.deriveText).toBe('function');
-      expect(w.undefinedRequest).toBeUndefined();
-      // a restart restarts every runner's command
-      await w.restart?.();
-      const [c, d] = await Promise.all([pidOf(0, 6), pidOf(1, 7)]);
-      expect([c, d]).not.toContain(a);
-      expect([c, d]).not.toContain(b);
-    } finally {
-      await close();
-    }
-  });
-
   it('keeps one process, answers one JSON line per request, serialised and in order', async () => {
     const recorder = new Recorder();
     const w = wallet('ok', 5000, recorder);
