@@ -23,12 +23,16 @@
  * - an `alone` unit (a race) runs with no other unit of its target running but a long one
  *   (`check(..., { long: true })`: a model-based run of hundreds of exchanges, a few at a time),
  *   and never beside another race: while it waits for its target's units to end, none of them
- *   starts, and none while it runs. The other targets' units go on beside it (its spread is the
- *   time its own synchronous loop takes to release the last bytes: under 2 ms at a 50 ms round
- *   trip with 8 processes busy, as with the whole run held). Waiting for a long unit too would
+ *   starts, and none while it runs. The other targets' units go on beside it, in its own
+ *   process too (its spread is the time its own synchronous loop takes to release the last
+ *   bytes, which nothing else in the process interleaves: 0.7 to 4.4 ms at a 50 ms round trip
+ *   with 16 runners busy). Waiting for a long unit too would
  *   leave every process idle for as long as it lasts (10 s at a 50 ms round trip), and each
  *   process holding a race would wait that long. The races come first in the run order
- *   ({@link orderForJobs}), so they go while little else runs.
+ *   ({@link orderForJobs}), so they go while little else runs;
+ * - a unit using what its process has one of and which takes one request at a time (`local`:
+ *   the wallet command of the stdio channel) runs with no other such unit of its process
+ *   running, so it has the command to itself as in a serial run.
  * @packageDocumentation
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
