@@ -313,15 +313,8 @@ async function runJobSlots(
       send({
         type: 'plan',
         digest: jobPlanDigest(units),
-        units: units.map(({ key, target, weight, shares, alone, long, local }) => ({
-          key,
-          target,
-          weight,
-          shares,
-          alone,
-          long,
-          local,
-        })),
+        // what the parent schedules: the unit without the mocha objects it gates here
+        units: units.map(({ suite: _suite, test: _test, ...unit }) => unit),
       });
     const gates = installJobGates(tree.root, units, (key) => {
       if (run.interrupted()) return Promise.resolve(false);

@@ -461,14 +461,10 @@ async function runJobChildren(
   events: RunEvent[];
   early: string | undefined;
 }> {
-  // the scheduler deals units to runners: child `index`'s slot `s` is runner `firstRunner[index] + s`
-  const firstRunner = slots.map((_, i) => slots.slice(0, i).reduce((a, b) => a + b, 0));
-  const scheduler = new JobScheduler(
-    slots.reduce((a, b) => a + b, 0),
-    slots.flatMap((n, index) => Array.from({ length: n }, () => index)),
-  );
-  const runnersOf = (index: number): number[] =>
-    Array.from({ length: slots[index] ?? 0 }, (_, s) => (firstRunner[index] ?? 0) + s);
+  // the scheduler deals units to runners, numbered child by child: `processOf[runner]` is its child
+  const processOf = slots.flatMap((n, index) => Array.from({ length: n }, () => index));
+  const scheduler = new JobScheduler(processOf.length, processOf);
+  const runnersOf = (index: number): number[] => processOf.flatMap((p, r) => (p === index ? [r] : []));
   let planError: string | undefined;
   const children: ChildProcess[] = [];
   const results = await Promise.all(
@@ -481,7 +477,7 @@ async function runJobChildren(
         lowerPriority(child.pid);
         child.on('message', (raw: unknown) => {
           const m = raw as JobChildMessage;
-          const runner = (firstRunner[index] ?? 0) + ('slot' in m ? m.slot : 0);
+          const runner = processOf.indexOf(index) + ('slot' in m ? m.slot : 0);
           if (m.type === 'plan') {
             try {
               for (const r of runnersOf(index)) scheduler.plan(r, m.units);
