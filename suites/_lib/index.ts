@@ -139,6 +139,41 @@ export function warn(message: string): never {
   throw new WarningSignal(message);
 }
 
+/** Thrown by {@link retake}; caught by {@link check}, which takes the check again. */
+class RetakeSignal extends WarningSignal {
+  /** What went wrong, in a few words, for the message of the attempt that stands. */
+  readonly brief: string;
+  constructor(message: string, brief: string) {
+    super(message);
+    this.name = 'RetakeSignal';
+    this.brief = brief;
+  }
+}
+
+/**
+ * How many times in all {@link check} takes a check whose attempts end in {@link retake}: the
+ * first attempt and two more.
+ */
+export const CHECK_ATTEMPTS = 3;
+
+/**
+ * Ends this attempt of the running check as inconclusive for a cause that lies in the machine
+ * running the suite, not in the target (a race whose requests a loaded machine sent too far
+ * apart): {@link check} takes the whole check again, setup included, up to
+ * {@link CHECK_ATTEMPTS} attempts in all while its timeout leaves room for one more; the last
+ * attempt's message stands as the check's warning (`advisory`), never a pass. What an attempt
+ * used on the target (a request, a pack) stays used, and the check's message says how many
+ * attempts it took, with the `brief` of each earlier one. Only valid inside a {@link check}.
+ * @example
+ * ```ts
+ * if (race.spreadMs > RACE_SPREAD_BOUND_MS)
+ *   retake(`inconclusive race: 32 first uses of one token: the requests left over ${ms} ms`, `left over ${ms} ms`);
+ * ```
+ */
+export function retake(message: string, brief: string = message): never {
+  throw new RetakeSignal(message, brief);
+}
+
 /** What forgets each piece of state a suite keeps for one run ({@link perRun}). */
 const runResets: Array<() => void> = [];
 
@@ -447,6 +482,19 @@ export function classifyFailure(err: unknown, ids: readonly string[], level: Lev
   return { state: 'error', message: `suite error: ${messageOf(err)}` };
 }
 
+/** Runs the cleanups the check's attempt registered, last first; a failing one changes nothing. */
+async function runCleanups(own: CheckScope): Promise<void> {
+  const pending = own.cleanups.reverse();
+  own.cleanups = [];
+  for (const c of pending) {
+    try {
+      await c();
+    } catch {
+      // a failing cleanup must not change the check's result
+    }
+  }
+}
+
 /**
  * Registers one conformance check: a mocha `it` titled `[ID1 ID2] title`. `slug` is the check's
  * stable identity (kebab-case, unique within its target and channel; never reworded once
@@ -492,27 +540,38 @@ export function check(
       cleanups: [],
       notes: [],
     };
+    const deadline = own.deadline;
     let thrown: unknown;
+    const retaken: string[] = [];
     await inScope(own, async () => {
-      try {
-        await fn();
-      } catch (err) {
-        thrown = err ?? new Error('the check threw undefined');
-      } finally {
-        own.outcome = undefined;
-        own.deadline = undefined;
-        const pending = own.cleanups.reverse();
-        own.cleanups = [];
-        for (const c of pending) {
-          try {
-            await c();
-          } catch {
-            // a failing cleanup must not change the check's result
-          }
+      for (let attempt = 1; ; attempt++) {
+        const started = Date.now();
+        own.outcome = outcome;
+        own.deadline = deadline;
+        thrown = undefined;
+        try {
+          await fn();
+        } catch (err) {
+          thrown = err ?? new Error('the check threw undefined');
+        } finally {
+          own.outcome = undefined;
+          own.deadline = undefined;
+          await runCleanups(own);
         }
+        // another attempt when the cause lay in this machine, while the timeout leaves room for one
+        const room = deadline === undefined || Date.now() + 2 * (Date.now() - started) < deadline;
+        if (!(thrown instanceof RetakeSignal) || attempt >= CHECK_ATTEMPTS || !room) break;
+        retaken.push(`attempt ${attempt}: ${getRunContext().recorder.redact(thrown.brief)}`);
+        own.notes = [];
       }
     });
     const verdict = classifyFailure(thrown, ids, getRunContext().level);
+    if (retaken.length > 0) {
+      const taken = `taken ${retaken.length + 1} times (${retaken.join('; ')})`;
+      if (verdict.message !== undefined) verdict.message = `${verdict.message}; ${taken}`;
+      else if (verdict.skip_reason !== undefined) verdict.skip_reason = `${verdict.skip_reason}; ${taken}`;
+      else own.notes.push(taken);
+    }
     Object.assign(outcome, verdict);
     if (verdict.state === 'passed' && own.notes.length > 0) outcome.message = own.notes.join('; ');
     // mocha is told only what it acts on: a skip, and a failure or error (for --bail)

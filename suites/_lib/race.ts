@@ -6,12 +6,14 @@
  * grades it:
  * - not exactly one success is a failure of the check's requirements, however the requests arrived;
  * - exactly one success passes only when every racer was in flight and their requests left within
- *   {@link RACE_SPREAD_BOUND_MS}; otherwise the race is inconclusive: a warning, never a pass.
+ *   {@link RACE_SPREAD_BOUND_MS}; otherwise the race is inconclusive: a warning, never a pass
+ *   (requests spread too wide by a loaded machine first make the check take itself again, up to
+ *   three attempts in all: `retake` in `./index.ts`).
  * The check's message says how the race went: "32 in flight within 0.61 ms, exactly one success".
  * @packageDocumentation
  */
 import type { RaceOutcome } from '../../src/drivers/types.js';
-import { assertThat, note, warn } from './index.js';
+import { assertThat, note, retake, warn } from './index.js';
 
 /**
  * Widest spread, in milliseconds, between the first and the last racer's request leaving
@@ -80,20 +82,25 @@ export function singleWinner<T>(race: RaceOutcome<T>, won: (result: T) => boolea
 /**
  * Ends the check as inconclusive (a warning, never a pass) when the race did not show anything:
  * its delivery was not measured, a racer was answered before the others were complete, or the
- * requests left over more than {@link RACE_SPREAD_BOUND_MS}.
+ * requests left over more than {@link RACE_SPREAD_BOUND_MS}. The last is the machine's doing (the
+ * release is one synchronous loop: only the system taking the core from the suite's process, or
+ * a garbage collection in it, stretches it), so the check is taken again, a new race on new state
+ * ({@link retake}), before it is graded inconclusive; the other two would come out the same.
  */
 export function assertRaced(race: RaceOutcome<unknown>, what: string): void {
   const n = race.results.length;
-  const why = Number.isNaN(race.spreadMs)
-    ? 'the driver cannot say how the requests reached the target'
-    : race.inFlight < n
-      ? `only ${race.inFlight} of ${n} were in flight together (the target answered the others before they were complete)`
-      : race.spreadMs > RACE_SPREAD_BOUND_MS
-        ? `the requests left over ${race.spreadMs.toFixed(2)} ms, more than the ${RACE_SPREAD_BOUND_MS} ms bound`
-        : undefined;
-  if (why !== undefined) {
+  const inconclusive = (why: string) =>
+    `inconclusive race: ${n} ${what}: ${deliveryOf(race)}, exactly one success, but ${why}, so the target may have handled them one after another`;
+  if (Number.isNaN(race.spreadMs))
+    warn(inconclusive('the driver cannot say how the requests reached the target'));
+  if (race.inFlight < n)
     warn(
-      `inconclusive race: ${n} ${what}: ${deliveryOf(race)}, exactly one success, but ${why}, so the target may have handled them one after another`,
+      inconclusive(
+        `only ${race.inFlight} of ${n} were in flight together (the target answered the others before they were complete)`,
+      ),
     );
+  if (race.spreadMs > RACE_SPREAD_BOUND_MS) {
+    const spread = `the requests left over ${race.spreadMs.toFixed(2)} ms`;
+    retake(inconclusive(`${spread}, more than the ${RACE_SPREAD_BOUND_MS} ms bound`), spread);
   }
 }

@@ -9,63 +9,11 @@ import Mocha from 'mocha';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Recorder } from '../../src/drivers/recorder.js';
 import { CHECK_OUTCOME, type CheckOutcome, outcomeOfTest } from '../../src/model/results.js';
-import { type RunContext, setRunContext } from '../../src/runner/context.js';
+import { setRunContext } from '../../src/runner/context.js';
 import { cloneTree, inSlot, slotRunner } from '../../src/runner/jobs.js';
 import { slotsPerProcess } from '../../src/runner/run.js';
 import { check, note, onCheckEnd } from '../../suites/_lib/index.js';
-
-/** Runs `suite` with a runner of its own; resolves when it has ended. */
-function runTree(suite: Mocha.Suite): Promise<void> {
-  return new Promise((resolve) => {
-    new Mocha.Runner(suite, { delay: false }).run(() => resolve());
-  });
-}
-
-/** Every test of a tree, in order. */
-function testsOf(suite: Mocha.Suite): Mocha.Test[] {
-  return [...suite.tests, ...suite.suites.flatMap(testsOf)];
-}
-
-/** Mocha's interface, as a suite file sees it. */
-interface Bdd {
-  describe: Mocha.SuiteFunction;
-  it: Mocha.TestFunction;
-  before: Mocha.HookFunction;
-}
-
-/**
- * Registers what `define` declares with mocha's globals (as loading a suite file does, which is
- * how `check` registers its test) in a new root.
- */
-function loadTree(define: (bdd: Bdd) => void): Mocha.Suite {
-  const mocha = new Mocha();
-  const g = globalThis as Record<string, unknown>;
-  const saved = Object.fromEntries(['describe', 'it', 'before'].map((k) => [k, g[k]]));
-  mocha.suite.emit('pre-require', globalThis, 'suite.js', mocha);
-  try {
-    define(globalThis as unknown as Bdd);
-  } finally {
-    Object.assign(g, saved);
-  }
-  return mocha.suite;
-}
-
-function context(checksAtOnce: number, recorder = new Recorder()): RunContext {
-  return {
-    config: {},
-    drivers: {},
-    seed: 1,
-    runs: 10,
-    targets: ['payee'],
-    channels: [],
-    recorder,
-    reportsDir: '/nonexistent',
-    timeoutMs: 5_000,
-    maxWaitMs: 1_000,
-    level: 'profile',
-    checksAtOnce,
-  } as unknown as RunContext;
-}
+import { checkContext as context, loadTree, runTree, testsOf } from '../_support/mocha-tree.js';
 
 describe('cloneTree: a copy of the loaded tree for another runner', () => {
   it('copies suites, hooks and tests with their settings, functions and declared outcome, under contexts of its own', async () => {
