@@ -499,12 +499,15 @@ export class JobScheduler {
     this.processOf = processOf ?? Array.from({ length: children }, (_, i) => i);
   }
 
-  /** Records the plan a child computed; throws when it differs from the first child's. */
-  plan(child: number, units: readonly JobUnit[]): void {
+  /**
+   * Records the plan a suite process computed (`from`, numbered from 0; every runner of it runs
+   * that plan); throws when it differs from the first process's.
+   */
+  plan(from: number, units: readonly JobUnit[]): void {
     const digest = jobPlanDigest(units);
     if (this.digest !== undefined) {
       if (digest !== this.digest)
-        throw new Error(`child ${child + 1} cut the suites into other units than child 1 did`);
+        throw new Error(`suite process ${from + 1} cut the suites into other units than suite process 1 did`);
       return;
     }
     this.digest = digest;

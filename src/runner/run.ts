@@ -480,9 +480,9 @@ async function runJobChildren(
           const runner = processOf.indexOf(index) + ('slot' in m ? m.slot : 0);
           if (m.type === 'plan') {
             try {
-              for (const r of runnersOf(index)) scheduler.plan(r, m.units);
+              scheduler.plan(index, m.units);
             } catch (err) {
-              planError ??= `suite process ${index + 1} cut the suites into other units than suite process 1 did (${(err as Error).message})`;
+              planError ??= (err as Error).message;
               for (const c of children) c.kill('SIGTERM');
             }
           } else if (m.type === 'gate') {
