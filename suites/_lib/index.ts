@@ -534,13 +534,9 @@ export function check(
   applyDeclarations(baseSlug, outcome);
   const test = it(`[${ids.join(' ')}] ${title}`, async function () {
     const timeout = this.timeout();
-    const own: CheckScope = {
-      outcome,
-      deadline: timeout > 0 ? Date.now() + timeout : undefined,
-      cleanups: [],
-      notes: [],
-    };
-    const deadline = own.deadline;
+    const deadline = timeout > 0 ? Date.now() + timeout : undefined;
+    // each attempt sets the outcome and deadline, and clears them before its cleanups run
+    const own: CheckScope = { outcome: undefined, deadline: undefined, cleanups: [], notes: [] };
     let thrown: unknown;
     const retaken: string[] = [];
     await inScope(own, async () => {
